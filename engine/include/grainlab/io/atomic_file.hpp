@@ -1,0 +1,18 @@
+#pragma once
+// Whole-file writes that never leave a half-written file behind: a reader (or a run killed
+// mid-write) sees either the old contents or the new ones.
+#include <filesystem>
+#include <string_view>
+
+namespace grainlab {
+
+// Writes `contents` to a hidden temporary file in the same folder, fsyncs it, then renames it
+// over `path`. Creates missing parent folders. Throws OutputError (naming the path and the
+// system's reason) on any failure; the old file, if any, is then left untouched.
+void writeFileAtomically(const std::filesystem::path& path, std::string_view contents);
+
+// Creates `directory` and its parents if missing. Throws OutputError if it cannot, or if the
+// path exists but is not a folder.
+void ensureDirectory(const std::filesystem::path& directory);
+
+}  // namespace grainlab

@@ -1,0 +1,41 @@
+#pragma once
+// One output frame: a copy of what a person or ParaView looks at, taken between steps.
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/core/math.hpp"
+
+namespace grainlab {
+
+struct FrameContact {
+    std::int64_t body_a = 0, body_b = -1;  // body ids; body_b < 0: a wall (index -1 - body_b)
+    Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();  // ends of the line drawn (centres / wall point)
+    Vec3 force = Vec3::Zero();             // force on body a
+    double overlap = 0.0;
+};
+
+struct Frame {
+    long step = 0;
+    double time = 0.0;
+    std::vector<std::int64_t> id;
+    std::vector<double> radius;
+    std::vector<std::uint32_t> material;
+    std::vector<Vec3> position, velocity, angular_velocity, force;
+    std::vector<Quat> orientation;
+    std::vector<FrameContact> contacts;
+};
+
+// One row of the time series written every step that output is due.
+struct EnergyRecord {
+    long step = 0;
+    double time = 0.0;
+    double kinetic = 0.0;          // sum 1/2 m v^2
+    double rotational = 0.0;       // sum 1/2 w.I.w
+    double gravitational = 0.0;    // sum -m g.x (relative to the origin)
+    double elastic = 0.0;          // energy stored in contact springs
+    double dissipated = 0.0;       // cumulative work dissipated by damping and friction
+    double total() const { return kinetic + rotational + gravitational + elastic + dissipated; }
+    std::size_t contacts = 0;
+};
+
+}  // namespace grainlab

@@ -1,0 +1,29 @@
+#pragma once
+// The end-of-run summary (summary.json): what was run, how far it got and how fast.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "grainlab/io/frame.hpp"
+
+namespace grainlab {
+
+struct RunSummary {
+    std::string scene;
+    long steps = 0;
+    double simulated_time = 0.0;
+    EnergyRecord final_energy;
+    std::size_t bodies = 0;
+    std::size_t contacts = 0;
+    double wall_seconds = 0.0;
+    double particle_steps_per_second = 0.0;
+    int threads = 1;
+    std::string integrator, contact_model;
+    std::string status;  // "completed", "stopped: <reason>"
+};
+
+// Writes the summary as JSON, atomically. Non-finite numbers are written as null.
+// Throws OutputError.
+void writeSummary(const std::filesystem::path& path, const RunSummary& summary);
+
+}  // namespace grainlab

@@ -1,0 +1,29 @@
+#pragma once
+// Encoders for the VTK XML files ParaView reads: PolyData (.vtp) with raw binary appended data
+// (UInt64 block headers, Float64 values) and collection files (.pvd) that list time steps.
+// They only build bytes in memory; FrameSeriesWriter puts them on disk.
+#include <string>
+#include <vector>
+
+#include "grainlab/io/frame.hpp"
+
+namespace grainlab {
+
+// One vertex cell per particle. Point data: id, radius, material, velocity, speed,
+// angular_velocity, force, orientation (w x y z). Per-particle arrays left empty in the frame
+// are omitted; any other size than position.size() throws std::invalid_argument.
+std::string encodeParticlesVtp(const Frame& frame);
+
+// One line cell per contact, from point_a to point_b. Cell data: force, force_magnitude,
+// overlap, body_a, body_b.
+std::string encodeContactsVtp(const Frame& frame);
+
+struct CollectionEntry {
+    double time = 0.0;
+    std::string file;  // relative to the folder holding the .pvd
+};
+
+// A ParaView collection (.pvd) listing `entries` in the given order.
+std::string encodePvd(const std::vector<CollectionEntry>& entries);
+
+}  // namespace grainlab

@@ -1,0 +1,64 @@
+/* The binary interface between GrainLab and a plugin library.
+ *
+ * A plugin is a shared library exporting one C function, GRAINLAB_PLUGIN_ENTRY_NAME, that returns a
+ * descriptor. The interface version is in the symbol's name and again in the descriptor, so a library
+ * built for another version is refused with a message instead of being called with the wrong layout. */
+#ifndef GRAINLAB_PLUGIN_ABI_H
+#define GRAINLAB_PLUGIN_ABI_H
+
+#include <stdint.h>
+
+#define GRAINLAB_PLUGIN_ABI_VERSION 1u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v1
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v1"
+#define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum GrainlabPluginKind {
+    GRAINLAB_KIND_INTEGRATOR = 1,
+    GRAINLAB_KIND_CONTACT_MODEL = 2,
+    GRAINLAB_KIND_SOLVER = 3
+};
+
+enum GrainlabParameterType { GRAINLAB_PARAM_REAL = 1, GRAINLAB_PARAM_INTEGER = 2, GRAINLAB_PARAM_BOOLEAN = 3 };
+
+typedef struct GrainlabParameter {
+    const char* name;
+    const char* unit;        /* "" for dimensionless */
+    int type;                /* GrainlabParameterType */
+    double default_value;
+    double min_value;
+    double max_value;
+    const char* description;
+} GrainlabParameter;
+
+typedef struct GrainlabPluginDescriptor {
+    uint32_t abi_version;    /* GRAINLAB_PLUGIN_ABI_VERSION */
+    int kind;                /* GrainlabPluginKind */
+    const char* name;        /* as scenes name it, e.g. "hooke" */
+    const char* version;     /* the plugin's own version, e.g. "1.0.0" */
+    const char* description;
+    const GrainlabParameter* parameters;
+    uint32_t parameter_count;
+    /* Returns a new object of the C++ interface matching `kind` (grainlab::Integrator,
+     * grainlab::ContactModel or grainlab::Solver), released with `destroy`. */
+    void* (*create)(void);
+    void (*destroy)(void*);
+} GrainlabPluginDescriptor;
+
+typedef const GrainlabPluginDescriptor* (*GrainlabPluginEntry)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__GNUC__)
+#define GRAINLAB_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define GRAINLAB_PLUGIN_EXPORT
+#endif
+
+#endif

@@ -1,0 +1,128 @@
+#pragma once
+// The engine's contact loops, instantiated inside a contact model plugin with its law inlined.
+//
+// A law is a functor: void operator()(const ContactKinematics&, double* history, ContactOutput&) const
+// Pair loop convention (as LAMMPS): n points from b to a, lever arms are -r_a n and +r_b n, and the
+// relative velocity is that of a's surface point with respect to b's at the contact.
+#include <cmath>
+
+#include "grainlab/core/parallel.hpp"
+#include "grainlab/plugin/force_context.hpp"
+
+namespace grainlab {
+
+struct ContactKinematics {
+    Vec3 normal;            // unit, from b towards a
+    double overlap;         // > 0 when touching
+    double distance;        // centre distance (sphere pairs); radius - overlap for walls
+    Vec3 relative_velocity; // (v_a + w_a x arm_a) - (v_b + w_b x arm_b)
+    Vec3 relative_omega;    // w_a - w_b
+    double effective_mass;  // m_a m_b / (m_a + m_b); m_a against a frozen body or a wall
+    double effective_radius;
+    const PairProperties* properties;
+    double dt;
+};
+
+struct ContactOutput {
+    Vec3 force = Vec3::Zero();          // on a (b gets -force)
+    Vec3 torque = Vec3::Zero();         // extra torque on a beyond arm x force (rolling); b gets -torque
+    double elastic_energy = 0.0;
+    double dissipated = 0.0;            // energy dissipated by this contact during dt
+};
+
+namespace detail {
+
+inline void accumulatePair(ThreadAccumulator& acc, std::uint32_t a, std::uint32_t b, const Vec3& arm_a,
+                           const Vec3& arm_b, const ContactOutput& out) {
+    acc.force[a] += out.force;
+    acc.force[b] -= out.force;
+    acc.torque[a] += arm_a.cross(out.force) + out.torque;
+    acc.torque[b] -= arm_b.cross(out.force) + out.torque;
+    acc.elastic_energy += out.elastic_energy;
+    acc.dissipated += out.dissipated;
+    ++acc.contacts;
+}
+
+}  // namespace detail
+
+template <class Law>
+void applyContactLaw(ForceContext& ctx, const Law& law) {
+    Bodies& bodies = ctx.bodies;
+    NeighborList& pairs = ctx.pairs;
+    const std::size_t history_size = pairs.history_size;
+    const Vec3* x = bodies.position.data();
+    const Vec3* v = bodies.velocity.data();
+    const Vec3* w = bodies.angular_velocity.data();
+    const double* radius = bodies.radius.data();
+    const double* inv_mass = bodies.inv_mass.data();
+    const std::uint32_t* material = bodies.material.data();
+
+    parallelRanges(bodies.size(), ctx.threads, [&](int t, std::size_t begin, std::size_t end) {
+        ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+        for (std::size_t i = begin; i < end; ++i) {
+            const double ri = radius[i];
+            for (std::uint32_t k = pairs.row_start[i]; k < pairs.row_start[i + 1]; ++k) {
+                const std::uint32_t j = pairs.partner[k];
+                double* history = pairs.history.data() + k * history_size;
+                const Vec3 d = ctx.box.nearestImage(x[i] - x[j]);
+                const double rsq = d.squaredNorm();
+                const double rsum = ri + radius[j];
+                if (rsq >= rsum * rsum) {
+                    for (std::size_t h = 0; h < history_size; ++h) history[h] = 0.0;
+                    continue;
+                }
+                const double r = std::sqrt(rsq);
+                const Vec3 n = d / r;
+                const Vec3 arm_i = -ri * n;
+                const Vec3 arm_j = radius[j] * n;
+                ContactKinematics kin{n,
+                                      rsum - r,
+                                      r,
+                                      (v[i] + w[i].cross(arm_i)) - (v[j] + w[j].cross(arm_j)),
+                                      w[i] - w[j],
+                                      1.0 / (inv_mass[i] + inv_mass[j]),
+                                      ri * radius[j] / rsum,
+                                      &ctx.materials(material[i], material[j]),
+                                      ctx.dt};
+                ContactOutput out;
+                law(kin, history, out);
+                detail::accumulatePair(acc, static_cast<std::uint32_t>(i), j, arm_i, arm_j, out);
+                if (ctx.record)
+                    acc.records.push_back({static_cast<std::uint32_t>(i), j, x[i] + arm_i, n, out.force,
+                                           rsum - r});
+            }
+        }
+    });
+
+    // Walls: the lever arm on the body reaches the wall point; the wall takes no torque here.
+    const std::size_t wall_history_size = history_size;
+    parallelRanges(ctx.wall_contacts.size(), ctx.threads, [&](int t, std::size_t begin, std::size_t end) {
+        ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+        for (std::size_t c = begin; c < end; ++c) {
+            const WallContact& wc = ctx.wall_contacts[c];
+            const std::uint32_t i = wc.body;
+            const Vec3 arm = -radius[i] * wc.normal;
+            ContactKinematics kin{wc.normal,
+                                  wc.overlap,
+                                  radius[i] - wc.overlap,
+                                  (v[i] + w[i].cross(arm)) - wc.wall_velocity,
+                                  w[i],
+                                  1.0 / inv_mass[i],
+                                  radius[i],
+                                  &ctx.materials(material[i], wc.material),
+                                  ctx.dt};
+            ContactOutput out;
+            law(kin, ctx.wall_history.data() + c * wall_history_size, out);
+            acc.force[i] += out.force;
+            acc.torque[i] += arm.cross(out.force) + out.torque;
+            acc.elastic_energy += out.elastic_energy;
+            acc.dissipated += out.dissipated;
+            ++acc.contacts;
+            if (ctx.record)
+                acc.records.push_back({i, -1 - static_cast<std::int64_t>(wc.wall), wc.point, wc.normal,
+                                       out.force, wc.overlap});
+        }
+    });
+}
+
+}  // namespace grainlab

@@ -1,0 +1,43 @@
+#pragma once
+// Contact model plugin interface: turns contact geometry and kinematics into forces.
+// A model implements its law as a small functor and calls applyContactLaw (contact_law.hpp), which
+// runs the engine's pair and wall loops with the law inlined: one virtual call per step, not per pair.
+#include <string>
+
+#include "grainlab/plugin/force_context.hpp"
+#include "grainlab/plugin/parameters.hpp"
+
+namespace grainlab {
+
+// What the stability check knows about the scene.
+struct StabilityInput {
+    double min_mass = 1.0;        // lightest free body
+    double min_radius = 1.0;      // smallest free body
+    double max_speed = 0.0;       // largest initial speed
+    double gravity = 0.0;         // |g|
+    double min_density = 1.0;
+    double max_youngs = 1e7;      // stiffest material
+    double max_shear_modulus = 4e6;
+    double poisson_at_max_youngs = 0.3;
+};
+
+struct TimeStepLimit {
+    double limit = 0.0;           // a step above this is refused
+    double recommended = 0.0;
+    std::string how;              // how the limit was computed, for the message
+};
+
+class ContactModel {
+public:
+    virtual ~ContactModel() = default;
+    virtual void configure(const ParameterValues& values) = 0;
+    // Doubles of per-contact history (tangential spring etc.) kept across steps.
+    virtual std::size_t historySize() const = 0;
+    // Adds contact forces and torques to ctx.accumulators.
+    virtual void computeForces(ForceContext& ctx) = 0;
+    virtual TimeStepLimit timeStepLimit(const StabilityInput& input, const MaterialPairTable& pairs) const = 0;
+    // True where the model can be differentiated by implicit integrators (Hooke-type laws).
+    virtual bool isLinearSpringDashpot() const { return false; }
+};
+
+}  // namespace grainlab

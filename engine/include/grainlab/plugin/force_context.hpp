@@ -1,0 +1,73 @@
+#pragma once
+// What a contact model sees while computing forces: bodies, candidate pairs with their history,
+// wall contacts found by the narrow phase, material pair properties, and per-thread accumulators.
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/core/math.hpp"
+#include "grainlab/sim/neighbor_list.hpp"
+#include "grainlab/sim/periodic_box.hpp"
+#include "grainlab/state/bodies.hpp"
+
+namespace grainlab {
+
+// Material properties of a pair, mixed once per scene (see MaterialPairTable).
+struct PairProperties {
+    double friction = 0.5;
+    double restitution = 0.5;
+    double effective_youngs = 1e7;   // E* = 1 / ((1-nu_a^2)/E_a + (1-nu_b^2)/E_b)
+    double effective_shear = 4e6;    // G* = 1 / (2(2-nu_a)(1+nu_a)/E_a + 2(2-nu_b)(1+nu_b)/E_b)
+    double rolling_friction = 0.0;
+};
+
+struct MaterialPairTable {
+    std::size_t count = 0;
+    std::vector<PairProperties> table;
+    const PairProperties& operator()(std::size_t a, std::size_t b) const { return table[a * count + b]; }
+};
+
+// A sphere touching a wall, found by the engine's narrow phase this step.
+struct WallContact {
+    std::uint32_t body = 0;
+    std::uint32_t wall = 0;         // index over all walls: planes first, then meshes
+    std::uint32_t feature = 0;      // triangle index (0 for planes)
+    std::uint32_t material = 0;     // wall material
+    Vec3 normal = Vec3::UnitZ();    // unit, from the wall towards the body centre
+    double overlap = 0.0;
+    Vec3 point = Vec3::Zero();      // closest point on the wall surface
+    Vec3 wall_velocity = Vec3::Zero();  // velocity of the wall surface at `point`
+};
+
+// A touching contact as recorded for frames and the GUI (only when ForceContext::record is set).
+struct ContactRecord {
+    std::uint32_t body_a = 0;
+    std::int64_t body_b = 0;        // >= 0 body index; < 0: wall -1 - body_b
+    Vec3 point = Vec3::Zero();      // contact point
+    Vec3 normal = Vec3::UnitZ();    // from b to a
+    Vec3 force = Vec3::Zero();      // on a
+    double overlap = 0.0;
+};
+
+struct ThreadAccumulator {
+    Vec3* force = nullptr;      // bodies-sized
+    Vec3* torque = nullptr;
+    double elastic_energy = 0.0;
+    double dissipated = 0.0;    // energy dissipated during this force evaluation
+    std::size_t contacts = 0;
+    std::vector<ContactRecord> records;
+};
+
+struct ForceContext {
+    Bodies& bodies;
+    NeighborList& pairs;
+    std::vector<WallContact>& wall_contacts;
+    std::vector<double>& wall_history;   // history_size doubles per wall contact
+    const MaterialPairTable& materials;
+    const PeriodicBox& box;
+    std::vector<ThreadAccumulator>& accumulators;  // one per thread
+    double dt = 0.0;
+    int threads = 1;
+    bool record = false;
+};
+
+}  // namespace grainlab

@@ -1,0 +1,35 @@
+#pragma once
+// Verlet list of sphere pairs within r_i + r_j + skin, each pair stored once in the row of its lower
+// body index, rows sorted by partner. Each entry carries the contact model's history slots, which
+// survive a rebuild by merging old and new rows.
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/core/math.hpp"
+#include "grainlab/sim/periodic_box.hpp"
+
+namespace grainlab {
+
+struct Bodies;
+
+struct NeighborList {
+    std::vector<std::uint32_t> row_start;  // size bodies + 1
+    std::vector<std::uint32_t> partner;
+    std::vector<double> history;           // history_size doubles per entry
+    std::size_t history_size = 0;
+    std::vector<Vec3> position_at_build;   // for the displacement check
+    long builds = 0;
+
+    std::size_t entries() const { return partner.size(); }
+    double* historyOf(std::size_t entry) { return history.data() + entry * history_size; }
+};
+
+// Rebuilds `list` around the current positions, keeping history of pairs present before and after.
+void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
+                       std::size_t history_size, int threads);
+
+// True when some body moved more than skin/2 since the last build (or the list was never built).
+bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box,
+                       double skin);
+
+}  // namespace grainlab

@@ -1,0 +1,33 @@
+#pragma once
+// Periodic images: positions are kept wrapped into [min, max) along periodic axes and pair
+// separations use the nearest image (valid because every periodic length exceeds twice the range).
+#include <array>
+
+#include "grainlab/core/math.hpp"
+
+namespace grainlab {
+
+struct PeriodicBox {
+    Vec3 min = Vec3::Zero();
+    Vec3 length = Vec3::Ones();
+    std::array<bool, 3> periodic{false, false, false};
+
+    Vec3 nearestImage(Vec3 d) const {
+        for (int k = 0; k < 3; ++k) {
+            if (!periodic[k]) continue;
+            const double half = 0.5 * length[k];
+            if (d[k] > half) d[k] -= length[k];
+            else if (d[k] < -half) d[k] += length[k];
+        }
+        return d;
+    }
+    void wrap(Vec3& x) const {
+        for (int k = 0; k < 3; ++k) {
+            if (!periodic[k]) continue;
+            if (x[k] >= min[k] + length[k]) x[k] -= length[k];
+            else if (x[k] < min[k]) x[k] += length[k];
+        }
+    }
+};
+
+}  // namespace grainlab

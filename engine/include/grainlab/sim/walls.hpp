@@ -1,0 +1,36 @@
+#pragma once
+// Wall geometry at time t and the sphere-wall narrow phase.
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/plugin/force_context.hpp"
+#include "grainlab/scene/scene.hpp"
+
+namespace grainlab {
+
+// Walls placed at the current time; mesh candidates are refreshed on neighbour-list rebuilds.
+class WallSet {
+public:
+    void setup(const Scene& scene);
+    void moveTo(double time);  // applies prescribed motion
+    // Candidate triangles within radius + skin of each body.
+    void refreshCandidates(const Bodies& bodies, double skin);
+    bool candidatesStale(double skin) const;
+    // Appends contacts of free bodies with planes and meshes, in body order.
+    void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const;
+    std::size_t count() const { return planes_.size() + meshes_.size(); }
+
+private:
+    struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; };
+    struct Mesh { std::vector<Vec3> rest, current, at_candidates; const MeshWall* wall; std::uint32_t material; };
+    Vec3 surfaceVelocity(const WallMotion& motion, const Vec3& point) const;
+
+    std::vector<Plane> plane_rest_, planes_;
+    std::vector<Mesh> meshes_;
+    double time_ = 0.0;
+    // Per body, (mesh, triangle) candidates in CSR form.
+    std::vector<std::uint32_t> candidate_start_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> candidates_;
+};
+
+}  // namespace grainlab

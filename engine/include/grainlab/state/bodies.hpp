@@ -1,0 +1,38 @@
+#pragma once
+// Bodies as a structure of arrays: what the force loop streams through.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/core/math.hpp"
+
+namespace grainlab {
+
+struct Bodies {
+    // Constant per body while it exists.
+    std::vector<std::int64_t> id;        // user-visible id
+    std::vector<std::uint32_t> shape;    // index into Scene::shapes
+    std::vector<std::uint32_t> material; // index into Scene::materials
+    std::vector<double> radius;          // sphere radius / bounding radius
+    std::vector<double> mass, inv_mass;  // inv_mass = 0 for frozen bodies
+    std::vector<Vec3> inertia, inv_inertia;  // principal moments in the body frame
+    std::vector<std::uint8_t> frozen;
+
+    // Changed by every step.
+    std::vector<Vec3> position;
+    std::vector<Quat> orientation;
+    std::vector<Vec3> velocity;
+    std::vector<Vec3> angular_velocity;  // world frame
+    std::vector<Vec3> force;
+    std::vector<Vec3> torque;
+    std::vector<std::array<int, 3>> image;  // periodic box crossings, for unwrapped positions
+
+    std::size_t size() const { return position.size(); }
+    void reserve(std::size_t n);
+    void resizeDynamics();  // sizes force/torque to match positions, zeroed
+    void push(std::int64_t body_id, std::uint32_t shape_index, std::uint32_t material_index,
+              double body_radius, double body_mass, const Vec3& principal_inertia, bool is_frozen,
+              const Vec3& x, const Quat& q, const Vec3& v, const Vec3& w);
+};
+
+}  // namespace grainlab

@@ -1,0 +1,170 @@
+#include "mesh_file_checks.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+#include <vector>
+
+#include "grainlab/core/error.hpp"
+
+namespace grainlab::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lowercaseExtension(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+// A binary STL's size is fixed by the triangle count in its header; checking it names the defect
+// that Assimp only reports as "failed to determine STL storage representation". Files that start
+// with "solid" are most likely ASCII and are left to Assimp.
+void checkBinaryStlSize(const std::string& path, std::uint64_t size) {
+    std::ifstream in(path, std::ios::binary);
+    char head[84] = {};
+    in.read(head, sizeof head);
+    std::string start(head, std::min<std::size_t>(static_cast<std::size_t>(in.gcount()), 80));
+    start.erase(0, start.find_first_not_of(" \t\r\n"));
+    if (start.rfind("solid", 0) == 0) return;
+
+    if (size < 84)
+        throw InputError(path, "", "not an ASCII STL and too short for a binary STL (" +
+                                       std::to_string(size) + " bytes; the header alone is 84)");
+    std::uint64_t count = 0;  // little-endian uint32 after the 80-byte header
+    for (int k = 3; k >= 0; --k) count = count << 8 | static_cast<unsigned char>(head[80 + k]);
+    const std::uint64_t expected = 84 + 50 * count;
+    if (size != expected)
+        throw InputError(path, "", "binary STL header announces " + std::to_string(count) +
+                                       " triangles (" + std::to_string(expected) +
+                                       " bytes) but the file has " + std::to_string(size) +
+                                       " bytes: " +
+                                       (size < expected ? "truncated, or not an STL file"
+                                                        : "unexpected trailing bytes"));
+}
+
+std::vector<std::string_view> splitWords(std::string_view line) {
+    std::vector<std::string_view> words;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+        const std::size_t begin = line.find_first_not_of(" \t", pos);
+        if (begin == std::string_view::npos) break;
+        const std::size_t end = std::min(line.find_first_of(" \t", begin), line.size());
+        words.push_back(line.substr(begin, end - begin));
+        pos = end;
+    }
+    return words;
+}
+
+bool isPlyScalarType(std::string_view t) {
+    static constexpr std::string_view kTypes[] = {
+        "char",  "uchar",  "short", "ushort", "int",   "uint",   "float",   "double",
+        "int8",  "uint8",  "int16", "uint16", "int32", "uint32", "float32", "float64"};
+    return std::find(std::begin(kTypes), std::end(kTypes), t) != std::end(kTypes);
+}
+
+// Strict header grammar (the PLY 1.0 keywords only). Assimp 5.2 loops forever on a header
+// without a proper end_header line or with an unknown line in it, so those must not reach it.
+// Also, every declared element takes at least a byte: larger counts are corrupt, and would make
+// Assimp allocate for billions of phantom vertices.
+void checkPlyHeader(const std::string& path, std::uint64_t size) {
+    constexpr std::size_t kMaxHeader = 64 * 1024;
+    std::ifstream in(path, std::ios::binary);
+    std::string text(kMaxHeader, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+
+    const auto fail = [&](std::size_t line, const std::string& what) {
+        throw InputError(path, "", "PLY header line " + std::to_string(line) + ": " + what);
+    };
+    bool have_format = false;
+    bool have_element = false;
+    std::size_t start = 0;
+    for (std::size_t number = 1;; ++number) {
+        const std::size_t newline = text.find('\n', start);
+        if (newline == std::string::npos)
+            throw InputError(path, "",
+                             "PLY header has no end_header line (truncated, or not a PLY file)");
+        std::string_view line(text.data() + start, newline - start);
+        start = newline + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        for (char c : line)
+            if (!std::isprint(static_cast<unsigned char>(c)) && c != '\t')
+                fail(number, "contains bytes that are not text");
+
+        const std::vector<std::string_view> w = splitWords(line);
+        if (number == 1) {
+            if (w.size() != 1 || (w[0] != "ply" && w[0] != "PLY"))
+                fail(number, "expected 'ply' (not a PLY file)");
+            continue;
+        }
+        if (w.empty()) fail(number, "is empty");
+        const std::string_view key = w[0];
+        if (key == "comment" || key == "obj_info") continue;
+        if (key == "end_header") {
+            if (w.size() != 1) fail(number, "unexpected text after end_header");
+            if (!have_format) fail(number, "no 'format' line before end_header");
+            return;
+        }
+        if (key == "format") {
+            if (w.size() != 3 || (w[1] != "ascii" && w[1] != "binary_little_endian" &&
+                                  w[1] != "binary_big_endian"))
+                fail(number, "expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
+            have_format = true;
+        } else if (key == "element") {
+            if (w.size() != 3) fail(number, "expected 'element <name> <count>'");
+            std::uint64_t count = 0;
+            const char* end = w[2].data() + w[2].size();
+            const auto [stop, error] = std::from_chars(w[2].data(), end, count);
+            if (error != std::errc() || stop != end)
+                fail(number, "element count '" + std::string(w[2]) + "' is not a whole number");
+            if (count > size)
+                fail(number, "declares " + std::to_string(count) + " '" + std::string(w[1]) +
+                                 "' elements but the file has only " + std::to_string(size) +
+                                 " bytes");
+            have_element = true;
+        } else if (key == "property") {
+            if (!have_element) fail(number, "property before any element");
+            const bool list = w.size() == 5 && w[1] == "list" && isPlyScalarType(w[2]) &&
+                              isPlyScalarType(w[3]);
+            const bool scalar = w.size() == 3 && isPlyScalarType(w[1]);
+            if (!list && !scalar)
+                fail(number, "expected 'property <type> <name>' or "
+                             "'property list <count type> <item type> <name>'");
+        } else {
+            fail(number, "unknown keyword '" + std::string(key) + "'");
+        }
+    }
+}
+
+}  // namespace
+
+void checkMeshFileUsable(const std::string& path) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (!fs::exists(status)) throw InputError(path, "", "no such file");
+    if (fs::is_directory(status)) throw InputError(path, "", "is a directory, not a mesh file");
+    const std::string ext = lowercaseExtension(path);
+    if (ext != ".stl" && ext != ".obj" && ext != ".ply")
+        throw InputError(path, "",
+                         (ext.empty() ? std::string("no file extension")
+                                      : "unsupported mesh format '" + ext + "'") +
+                             ": expected .stl, .obj or .ply");
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw InputError(path, "", "cannot open the file for reading");
+    if (probe.peek() == std::ifstream::traits_type::eof())
+        throw InputError(path, "", "file is empty");
+
+    const std::uint64_t size = fs::file_size(path, ec);
+    if (ec) return;  // not a regular file (e.g. a pipe): leave the judging to Assimp
+    if (ext == ".stl") checkBinaryStlSize(path, size);
+    if (ext == ".ply") checkPlyHeader(path, size);
+}
+
+}  // namespace grainlab::detail

@@ -1,0 +1,44 @@
+#include "grainlab/io/summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "grainlab/io/atomic_file.hpp"
+
+namespace grainlab {
+namespace {
+
+// ordered_json keeps the fields in the order a person reads them.
+nlohmann::ordered_json energyJson(const EnergyRecord& e) {
+    return {{"step", e.step},
+            {"time", e.time},
+            {"kinetic", e.kinetic},
+            {"rotational", e.rotational},
+            {"gravitational", e.gravitational},
+            {"elastic", e.elastic},
+            {"dissipated", e.dissipated},
+            {"total", e.total()},
+            {"contacts", e.contacts}};
+}
+
+}  // namespace
+
+void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
+    const nlohmann::ordered_json json = {
+        {"scene", s.scene},
+        {"status", s.status},
+        {"steps", s.steps},
+        {"simulated_time", s.simulated_time},
+        {"bodies", s.bodies},
+        {"contacts", s.contacts},
+        {"wall_seconds", s.wall_seconds},
+        {"particle_steps_per_second", s.particle_steps_per_second},
+        {"threads", s.threads},
+        {"integrator", s.integrator},
+        {"contact_model", s.contact_model},
+        {"final_energy", energyJson(s.final_energy)}};
+    // Replace invalid UTF-8 (e.g. in a scene path) rather than throw: the summary must be written.
+    const auto text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    writeFileAtomically(path, text + "\n");
+}
+
+}  // namespace grainlab

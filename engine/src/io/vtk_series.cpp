@@ -1,0 +1,67 @@
+#include "grainlab/io/vtk_series.hpp"
+
+#include <cstdio>
+#include <utility>
+
+#include "grainlab/io/atomic_file.hpp"
+
+namespace grainlab {
+namespace {
+
+std::string stepFileName(const char* prefix, long step) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s_%08ld.vtp", prefix, step);
+    return name;
+}
+
+}  // namespace
+
+std::string FrameSeriesWriter::particlesFileName(long step) {
+    return stepFileName("particles", step);
+}
+
+std::string FrameSeriesWriter::contactsFileName(long step) {
+    return stepFileName("contacts", step);
+}
+
+FrameSeriesWriter::FrameSeriesWriter(std::filesystem::path directory, bool write_contacts)
+    : directory_(std::move(directory)), write_contacts_(write_contacts) {
+    ensureDirectory(directory_);
+    // Collections left by an earlier run here would list frames this run never wrote.
+    writeFileAtomically(directory_ / "particles.pvd", encodePvd(particle_entries_));
+    if (write_contacts_)
+        writeFileAtomically(directory_ / "contacts.pvd", encodePvd(contact_entries_));
+}
+
+void FrameSeriesWriter::write(const Frame& frame) {
+    // Data files first, collections last: a collection never names a file that is not complete.
+    const std::string particles = particlesFileName(frame.step);
+    writeFileAtomically(directory_ / particles, encodeParticlesVtp(frame));
+    std::string contacts;
+    if (write_contacts_) {
+        contacts = contactsFileName(frame.step);
+        writeFileAtomically(directory_ / contacts, encodeContactsVtp(frame));
+    }
+
+    record(particle_entries_, frame.time, particles);
+    writeFileAtomically(directory_ / "particles.pvd", encodePvd(particle_entries_));
+    if (write_contacts_) {
+        record(contact_entries_, frame.time, contacts);
+        writeFileAtomically(directory_ / "contacts.pvd", encodePvd(contact_entries_));
+    }
+    ++frames_written_;
+}
+
+void FrameSeriesWriter::record(std::vector<CollectionEntry>& entries, double time,
+                               std::string file) {
+    // Search from the back: a repeated step is almost always the latest one.
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+        if (it->file == file) {
+            it->time = time;
+            return;
+        }
+    }
+    entries.push_back({time, std::move(file)});
+}
+
+}  // namespace grainlab

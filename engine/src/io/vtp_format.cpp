@@ -1,0 +1,235 @@
+#include "grainlab/io/vtp_format.hpp"
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+#include <type_traits>
+
+namespace grainlab {
+namespace {
+
+// Blocks are copied as the machine stores them, so the file declares the machine's byte order.
+constexpr const char* kByteOrder =
+    std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
+
+template <class T>
+constexpr const char* vtkTypeName() {
+    if constexpr (std::is_same_v<T, double>) return "Float64";
+    else if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
+    else if constexpr (std::is_same_v<T, std::uint32_t>) return "UInt32";
+    else static_assert(sizeof(T) == 0, "no VTK name for this type");
+}
+
+std::string formatDouble(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+std::string xmlEscape(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// Builds one PolyData file: the XML header grows in `xml_`, the array blocks in `data_`
+// (each a UInt64 byte count followed by the values), and finish() joins them. Values go
+// straight into `data_`, reserved up front: frames of 1e6 particles are hundreds of MB, and
+// extra copies or regrowth cost more than the encoding itself.
+class VtpBuilder {
+public:
+    explicit VtpBuilder(std::size_t data_bytes) { data_.reserve(kHeaderRoom + data_bytes); }
+
+    void line(int indent, std::string_view text) {
+        xml_.append(static_cast<std::size_t>(indent) * 2, ' ');
+        xml_ += text;
+        xml_ += '\n';
+    }
+
+    // An array of `tuples` entries; tuple(i) returns the std::array<T, C> of entry i.
+    template <class T, std::size_t C, class Tuple>
+    void array(int indent, std::string_view name, std::size_t tuples, Tuple tuple) {
+        std::string tag = "<DataArray type=\"";
+        tag += vtkTypeName<T>();
+        tag += "\" Name=\"";
+        tag += name;
+        // NumberOfTuples matters for FieldData, which has no piece size to go by.
+        tag += "\" NumberOfComponents=\"" + std::to_string(C) + "\" NumberOfTuples=\"" +
+               std::to_string(tuples) + "\" format=\"appended\" offset=\"" +
+               std::to_string(data_.size()) + "\"/>";
+        line(indent, tag);
+
+        constexpr std::size_t tuple_bytes = C * sizeof(T);
+        const std::uint64_t bytes = tuples * tuple_bytes;
+        std::size_t at = data_.size();
+        data_.resize(at + sizeof bytes + bytes);
+        std::memcpy(data_.data() + at, &bytes, sizeof bytes);
+        at += sizeof bytes;
+        for (std::size_t i = 0; i < tuples; ++i, at += tuple_bytes) {
+            const std::array<T, C> values = tuple(i);
+            std::memcpy(data_.data() + at, values.data(), tuple_bytes);
+        }
+    }
+
+    std::string finish() {
+        xml_ += "  <AppendedData encoding=\"raw\">\n    _";
+        data_.insert(0, xml_);  // moves the data within the reserved room, no new buffer
+        data_ += "\n  </AppendedData>\n</VTKFile>\n";
+        return std::move(data_);
+    }
+
+private:
+    static constexpr std::size_t kHeaderRoom = 4096;  // XML header and trailer, generously
+    std::string xml_;
+    std::string data_;
+};
+
+void beginPolyData(VtpBuilder& vtp, double time, std::size_t points, std::size_t verts,
+                   std::size_t lines) {
+    vtp.line(0, "<?xml version=\"1.0\"?>");
+    vtp.line(0, std::string("<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"") +
+                    kByteOrder + "\" header_type=\"UInt64\">");
+    vtp.line(1, "<PolyData>");
+    // ParaView shows TimeValue as the time of a file opened on its own.
+    vtp.line(2, "<FieldData>");
+    vtp.array<double, 1>(3, "TimeValue", 1, [&](std::size_t) { return std::array{time}; });
+    vtp.line(2, "</FieldData>");
+    vtp.line(2, "<Piece NumberOfPoints=\"" + std::to_string(points) + "\" NumberOfVerts=\"" +
+                    std::to_string(verts) + "\" NumberOfLines=\"" + std::to_string(lines) +
+                    "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">");
+}
+
+void endPolyData(VtpBuilder& vtp) {
+    vtp.line(2, "</Piece>");
+    vtp.line(1, "</PolyData>");
+}
+
+// Cells of `points_per_cell` consecutive points each: connectivity 0..n-1, end offsets.
+void cellArrays(VtpBuilder& vtp, std::size_t cells, std::size_t points_per_cell) {
+    vtp.array<std::int64_t, 1>(4, "connectivity", cells * points_per_cell, [](std::size_t i) {
+        return std::array{static_cast<std::int64_t>(i)};
+    });
+    vtp.array<std::int64_t, 1>(4, "offsets", cells, [&](std::size_t c) {
+        return std::array{static_cast<std::int64_t>((c + 1) * points_per_cell)};
+    });
+}
+
+std::array<double, 3> components(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+template <class T>
+void scalars(VtpBuilder& vtp, std::string_view name, const std::vector<T>& values) {
+    vtp.array<T, 1>(4, name, values.size(), [&](std::size_t i) { return std::array{values[i]}; });
+}
+
+void vectors(VtpBuilder& vtp, std::string_view name, const std::vector<Vec3>& values) {
+    vtp.array<double, 3>(4, name, values.size(),
+                         [&](std::size_t i) { return components(values[i]); });
+}
+
+// A per-particle array must have one entry per particle; empty means "not recorded".
+template <class T>
+bool present(const std::vector<T>& values, std::size_t particles, const char* name) {
+    if (values.size() == particles) return true;  // empty frames keep every array
+    if (values.empty()) return false;
+    throw std::invalid_argument(std::string("Frame ") + name + " has " +
+                                std::to_string(values.size()) + " entries for " +
+                                std::to_string(particles) + " particles");
+}
+
+}  // namespace
+
+std::string encodeParticlesVtp(const Frame& frame) {
+    const std::size_t n = frame.position.size();
+    // Bytes of each array below, for one particle: the buffer is then allocated once.
+    constexpr std::size_t kBytesPerParticle = 8 + 8 + 4 + 24 + 8 + 24 + 24 + 32 + 24 + 8 + 8;
+    VtpBuilder vtp(n * kBytesPerParticle + 16 * 8);
+    beginPolyData(vtp, frame.time, n, n, 0);
+
+    vtp.line(3, "<PointData>");
+    if (present(frame.id, n, "id")) scalars(vtp, "id", frame.id);
+    if (present(frame.radius, n, "radius")) scalars(vtp, "radius", frame.radius);
+    if (present(frame.material, n, "material")) scalars(vtp, "material", frame.material);
+    if (present(frame.velocity, n, "velocity")) {
+        vectors(vtp, "velocity", frame.velocity);
+        vtp.array<double, 1>(4, "speed", n,
+                             [&](std::size_t i) { return std::array{frame.velocity[i].norm()}; });
+    }
+    if (present(frame.angular_velocity, n, "angular_velocity"))
+        vectors(vtp, "angular_velocity", frame.angular_velocity);
+    if (present(frame.force, n, "force")) vectors(vtp, "force", frame.force);
+    if (present(frame.orientation, n, "orientation")) {
+        vtp.array<double, 4>(4, "orientation", n, [&](std::size_t i) {
+            const Quat& q = frame.orientation[i];
+            return std::array{q.w(), q.x(), q.y(), q.z()};
+        });
+    }
+    vtp.line(3, "</PointData>");
+
+    vtp.line(3, "<Points>");
+    vectors(vtp, "Points", frame.position);
+    vtp.line(3, "</Points>");
+    vtp.line(3, "<Verts>");
+    cellArrays(vtp, n, 1);
+    vtp.line(3, "</Verts>");
+    endPolyData(vtp);
+    return vtp.finish();
+}
+
+std::string encodeContactsVtp(const Frame& frame) {
+    const std::vector<FrameContact>& contacts = frame.contacts;
+    const std::size_t n = contacts.size();
+    constexpr std::size_t kBytesPerContact = 24 + 8 + 8 + 8 + 8 + 48 + 16 + 8;  // as above
+    VtpBuilder vtp(n * kBytesPerContact + 16 * 8);
+    beginPolyData(vtp, frame.time, 2 * n, 0, n);
+
+    vtp.line(3, "<CellData>");
+    auto per_contact = [&](std::string_view name, auto value) {
+        using T = decltype(value(contacts.front()));
+        vtp.array<T, 1>(4, name, n, [&](std::size_t k) { return std::array{value(contacts[k])}; });
+    };
+    vtp.array<double, 3>(4, "force", n,
+                         [&](std::size_t k) { return components(contacts[k].force); });
+    per_contact("force_magnitude", [](const FrameContact& c) { return c.force.norm(); });
+    per_contact("overlap", [](const FrameContact& c) { return c.overlap; });
+    per_contact("body_a", [](const FrameContact& c) { return c.body_a; });
+    per_contact("body_b", [](const FrameContact& c) { return c.body_b; });
+    vtp.line(3, "</CellData>");
+
+    vtp.line(3, "<Points>");  // point 2k is contact k's point_a, point 2k+1 its point_b
+    vtp.array<double, 3>(4, "Points", 2 * n, [&](std::size_t p) {
+        const FrameContact& c = contacts[p / 2];
+        return components(p % 2 == 0 ? c.point_a : c.point_b);
+    });
+    vtp.line(3, "</Points>");
+    vtp.line(3, "<Lines>");
+    cellArrays(vtp, n, 2);
+    vtp.line(3, "</Lines>");
+    endPolyData(vtp);
+    return vtp.finish();
+}
+
+std::string encodePvd(const std::vector<CollectionEntry>& entries) {
+    std::string out = "<?xml version=\"1.0\"?>\n";
+    out += std::string("<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"") +
+           kByteOrder + "\">\n  <Collection>\n";
+    for (const CollectionEntry& e : entries) {
+        out += "    <DataSet timestep=\"" + formatDouble(e.time) +
+               "\" group=\"\" part=\"0\" file=\"" + xmlEscape(e.file) + "\"/>\n";
+    }
+    out += "  </Collection>\n</VTKFile>\n";
+    return out;
+}
+
+}  // namespace grainlab

@@ -1,0 +1,71 @@
+#include "grainlab/sim/build_bodies.hpp"
+
+#include <algorithm>
+
+#include "grainlab/core/error.hpp"
+#include "grainlab/io/lammps_data.hpp"
+#include "grainlab/scene/generators.hpp"
+
+namespace grainlab {
+namespace {
+
+double sphereMass(double radius, double density) { return 4.0 / 3.0 * kPi * radius * radius * radius * density; }
+
+void pushSphere(Bodies& bodies, const BodySpec& spec, std::uint32_t material, double density) {
+    const double mass = sphereMass(spec.radius, density);
+    bodies.push(spec.id >= 0 ? spec.id : static_cast<std::int64_t>(bodies.size()) + 1, 0, material, spec.radius, mass,
+                Vec3::Constant(0.4 * mass * spec.radius * spec.radius), spec.frozen, spec.position,
+                spec.orientation.normalized(), spec.velocity, spec.angular_velocity);
+}
+
+std::uint32_t materialOf(const Scene& scene, const std::string& name, const std::string& field) {
+    const int index = scene.materialIndex(name);
+    if (index < 0) throw InputError(scene.source_file, field, "unknown material '" + name + "'");
+    return static_cast<std::uint32_t>(index);
+}
+
+}  // namespace
+
+Bodies buildBodies(Scene& scene) {
+    Bodies bodies;
+    std::vector<BodySpec> placed = scene.bodies;
+    for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+        const std::uint32_t m = materialOf(scene, scene.bodies[k].material, "/bodies/" + std::to_string(k) + "/material");
+        pushSphere(bodies, scene.bodies[k], m, scene.materials[m].density);
+    }
+
+    if (scene.lammps_data) {
+        const LammpsDataSource& source = *scene.lammps_data;
+        const LammpsData data = readLammpsData(source.file);
+        scene.domain.min = data.box_min;
+        scene.domain.max = data.box_max;
+        for (const LammpsAtom& atom : data.atoms) {
+            const auto material = source.material_by_type.find(atom.type);
+            if (material == source.material_by_type.end())
+                throw InputError(scene.source_file, "/lammps_data/material_by_type",
+                                 "atom type " + std::to_string(atom.type) + " of " + source.file + " has no material");
+            const std::uint32_t m = materialOf(scene, material->second, "/lammps_data/material_by_type/" + std::to_string(atom.type));
+            BodySpec spec;
+            spec.material = material->second;
+            spec.radius = 0.5 * atom.diameter;
+            spec.position = atom.position;
+            spec.velocity = atom.velocity;
+            spec.angular_velocity = atom.angular_velocity;
+            spec.frozen = std::find(source.frozen_types.begin(), source.frozen_types.end(), atom.type) != source.frozen_types.end();
+            spec.id = atom.id;
+            pushSphere(bodies, spec, m, atom.density);  // LAMMPS gives density per atom
+            bodies.image.back() = atom.image;
+            placed.push_back(spec);
+        }
+    }
+
+    const std::vector<BodySpec> generated = generateBodies(scene, placed);
+    for (const BodySpec& spec : generated) {
+        const std::uint32_t m = materialOf(scene, spec.material, "/generators");
+        pushSphere(bodies, spec, m, scene.materials[m].density);
+    }
+    bodies.resizeDynamics();
+    return bodies;
+}
+
+}  // namespace grainlab

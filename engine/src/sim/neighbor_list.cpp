@@ -1,0 +1,170 @@
+#include "grainlab/sim/neighbor_list.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "grainlab/core/parallel.hpp"
+#include "grainlab/state/bodies.hpp"
+
+namespace grainlab {
+namespace {
+
+// Uniform cell grid over the bodies; cells at least `cell_size` wide so neighbours lie in the 27
+// surrounding cells. The cell count is capped so a body far away cannot blow up memory.
+struct CellGrid {
+    Vec3 lo;
+    Vec3 width;
+    std::array<int, 3> count{1, 1, 1};
+    std::vector<std::uint32_t> start;   // per cell, into `bodies`
+    std::vector<std::uint32_t> bodies;
+    std::vector<std::uint32_t> cell_of;
+
+    int axisCell(double x, int k) const {
+        const int c = static_cast<int>(std::floor((x - lo[k]) / width[k]));
+        return std::clamp(c, 0, count[k] - 1);
+    }
+    std::size_t index(int cx, int cy, int cz) const {
+        return (static_cast<std::size_t>(cz) * static_cast<std::size_t>(count[1]) + static_cast<std::size_t>(cy)) *
+                   static_cast<std::size_t>(count[0]) + static_cast<std::size_t>(cx);
+    }
+};
+
+CellGrid buildGrid(const Bodies& bodies, const PeriodicBox& box, double cell_size) {
+    CellGrid grid;
+    const std::size_t n = bodies.size();
+    Vec3 lo = Vec3::Constant(0.0), hi = Vec3::Constant(1.0);
+    if (n > 0) {
+        lo = hi = bodies.position[0];
+        for (const Vec3& x : bodies.position) {
+            lo = lo.cwiseMin(x);
+            hi = hi.cwiseMax(x);
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        if (box.periodic[k]) {
+            lo[k] = box.min[k];
+            hi[k] = box.min[k] + box.length[k];
+        }
+        const double extent = std::max(hi[k] - lo[k], 1e-300);
+        grid.count[k] = std::max(1, static_cast<int>(std::min(extent / cell_size, 1e6)));
+    }
+    const double cap = std::max(27.0, 4.0 * static_cast<double>(n));
+    while (static_cast<double>(grid.count[0]) * grid.count[1] * grid.count[2] > cap) {
+        const int k = static_cast<int>(std::max_element(grid.count.begin(), grid.count.end()) - grid.count.begin());
+        grid.count[k] = std::max(1, grid.count[k] / 2);
+    }
+    grid.lo = lo;
+    for (int k = 0; k < 3; ++k) grid.width[k] = std::max(hi[k] - lo[k], 1e-300) / grid.count[k];
+    const std::size_t cells = grid.index(grid.count[0] - 1, grid.count[1] - 1, grid.count[2] - 1) + 1;
+    grid.cell_of.resize(n);
+    grid.start.assign(cells + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec3& x = bodies.position[i];
+        grid.cell_of[i] = static_cast<std::uint32_t>(
+            grid.index(grid.axisCell(x[0], 0), grid.axisCell(x[1], 1), grid.axisCell(x[2], 2)));
+        ++grid.start[grid.cell_of[i] + 1];
+    }
+    for (std::size_t c = 0; c < cells; ++c) grid.start[c + 1] += grid.start[c];
+    grid.bodies.resize(n);
+    std::vector<std::uint32_t> fill(grid.start.begin(), grid.start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) grid.bodies[fill[grid.cell_of[i]]++] = static_cast<std::uint32_t>(i);
+    return grid;
+}
+
+// The distinct cells around `cell` (fewer than 27 when a periodic axis has under three cells).
+int neighbourCells(const CellGrid& grid, const PeriodicBox& box, std::uint32_t cell, std::array<std::size_t, 27>& out) {
+    const int cx = static_cast<int>(cell % static_cast<std::uint32_t>(grid.count[0]));
+    const int cy = static_cast<int>((cell / static_cast<std::uint32_t>(grid.count[0])) % static_cast<std::uint32_t>(grid.count[1]));
+    const int cz = static_cast<int>(cell / static_cast<std::uint32_t>(grid.count[0] * grid.count[1]));
+    int found = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                std::array<int, 3> c{cx + dx, cy + dy, cz + dz};
+                bool inside = true;
+                for (int k = 0; k < 3; ++k) {
+                    if (c[k] >= 0 && c[k] < grid.count[k]) continue;
+                    if (box.periodic[k]) c[k] = (c[k] + grid.count[k]) % grid.count[k];
+                    else inside = false;
+                }
+                if (!inside) continue;
+                const std::size_t index = grid.index(c[0], c[1], c[2]);
+                if (std::find(out.begin(), out.begin() + found, index) == out.begin() + found) out[static_cast<std::size_t>(found++)] = index;
+            }
+    return found;
+}
+
+}  // namespace
+
+void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
+                       std::size_t history_size, int threads) {
+    const std::size_t n = bodies.size();
+    const double max_radius = n ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 1.0;
+    const CellGrid grid = buildGrid(bodies, box, 2.0 * max_radius + skin);
+
+    // Each thread collects the rows of its body range; rows are joined in thread order.
+    const int thread_count = std::max(1, threads);
+    std::vector<std::vector<std::uint32_t>> partners(static_cast<std::size_t>(thread_count));
+    std::vector<std::uint32_t> row_length(n, 0);
+    parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
+        std::vector<std::uint32_t>& out = partners[static_cast<std::size_t>(t)];
+        std::array<std::size_t, 27> cells{};
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::size_t row_begin = out.size();
+            const int count = neighbourCells(grid, box, grid.cell_of[i], cells);
+            for (int c = 0; c < count; ++c) {
+                for (std::uint32_t s = grid.start[cells[static_cast<std::size_t>(c)]]; s < grid.start[cells[static_cast<std::size_t>(c)] + 1]; ++s) {
+                    const std::uint32_t j = grid.bodies[s];
+                    if (j <= i || (bodies.frozen[i] && bodies.frozen[j])) continue;
+                    const double range = bodies.radius[i] + bodies.radius[j] + skin;
+                    if (box.nearestImage(bodies.position[i] - bodies.position[j]).squaredNorm() < range * range)
+                        out.push_back(j);
+                }
+            }
+            std::sort(out.begin() + static_cast<std::ptrdiff_t>(row_begin), out.end());
+            row_length[i] = static_cast<std::uint32_t>(out.size() - row_begin);
+        }
+    });
+
+    NeighborList next;
+    next.history_size = history_size;
+    next.builds = list.builds + 1;
+    next.row_start.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) next.row_start[i + 1] = next.row_start[i] + row_length[i];
+    next.partner.reserve(next.row_start[n]);
+    for (const auto& part : partners) next.partner.insert(next.partner.end(), part.begin(), part.end());
+    next.history.assign(next.partner.size() * history_size, 0.0);
+
+    // Carry history over: both rows are sorted by partner, so a merge finds the common pairs.
+    const bool same_layout = list.history_size == history_size && list.row_start.size() == n + 1;
+    if (same_layout && history_size > 0) {
+        parallelRanges(n, thread_count, [&](int, std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                std::uint32_t a = list.row_start[i], b = next.row_start[i];
+                while (a < list.row_start[i + 1] && b < next.row_start[i + 1]) {
+                    if (list.partner[a] < next.partner[b]) ++a;
+                    else if (next.partner[b] < list.partner[a]) ++b;
+                    else {
+                        std::copy_n(list.history.data() + a * history_size, history_size,
+                                    next.history.data() + b * history_size);
+                        ++a;
+                        ++b;
+                    }
+                }
+            }
+        });
+    }
+    next.position_at_build = bodies.position;
+    list = std::move(next);
+}
+
+bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin) {
+    if (list.position_at_build.size() != bodies.size() || list.row_start.size() != bodies.size() + 1) return true;
+    const double limit = 0.25 * skin * skin;  // (skin / 2)^2
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        if (box.nearestImage(bodies.position[i] - list.position_at_build[i]).squaredNorm() > limit) return true;
+    return false;
+}
+
+}  // namespace grainlab

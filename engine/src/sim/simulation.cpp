@@ -1,0 +1,318 @@
+#include "grainlab/sim/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "grainlab/core/error.hpp"
+#include "grainlab/core/parallel.hpp"
+#include "grainlab/io/mesh_file.hpp"
+#include "grainlab/sim/build_bodies.hpp"
+#include "grainlab/sim/material_pairs.hpp"
+
+namespace grainlab {
+namespace {
+
+std::string number(double v) {
+    std::ostringstream os;
+    os.precision(4);
+    os << v;
+    return os.str();
+}
+
+void loadMeshes(Scene& scene) {
+    for (std::size_t k = 0; k < scene.meshes.size(); ++k) {
+        MeshWall& wall = scene.meshes[k];
+        if (!wall.mesh.empty()) continue;
+        try {
+            wall.mesh = loadMesh(wall.file).mesh;
+        } catch (const InputError& e) {
+            throw InputError(scene.source_file, "/walls (mesh '" + wall.name + "')/file", e.what());
+        }
+        for (Vec3& v : wall.mesh.vertices) v = v * wall.scale + wall.translation;
+    }
+}
+
+// Refuses initial overlaps deeper than the scene allows, naming the worst pair.
+void checkOverlaps(const Scene& scene, const Bodies& bodies, const NeighborList& list, const PeriodicBox& box) {
+    double worst = 0.0, worst_depth = 0.0;
+    std::size_t wi = 0, wj = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+            const std::uint32_t j = list.partner[k];
+            const double depth = bodies.radius[i] + bodies.radius[j] -
+                                 box.nearestImage(bodies.position[i] - bodies.position[j]).norm();
+            const double relative = depth / std::min(bodies.radius[i], bodies.radius[j]);
+            if (relative > worst) { worst = relative; worst_depth = depth; wi = i; wj = j; }
+        }
+    if (worst > scene.max_initial_overlap)
+        throw InputError(scene.source_file, "/bodies",
+                         "bodies " + std::to_string(bodies.id[wi]) + " and " + std::to_string(bodies.id[wj]) +
+                             " overlap by " + number(worst_depth) + " (" + number(100.0 * worst) +
+                             "% of the smaller radius), the largest initial overlap; the scene allows " +
+                             number(100.0 * scene.max_initial_overlap) + "% (max_initial_overlap)");
+}
+
+}  // namespace
+
+Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std::move(scene)), registry_(registry) {
+    if (scene_.materials.empty()) throw InputError(scene_.source_file, "/materials", "the scene defines no material");
+    loadMeshes(scene_);
+    state_.bodies = buildBodies(scene_);
+    Bodies& bodies = state_.bodies;
+
+    contact_model_ = registry_.createContactModel(scene_.contact_model, scene_.source_file);
+    integrator_ = registry_.createIntegrator(scene_.integrator, scene_.source_file);
+    material_pairs_ = mixMaterials(scene_.materials);
+    setThreads(scene_.threads);
+
+    const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
+    skin_ = scene_.skin > 0.0 ? scene_.skin : 0.1 * std::max(max_radius, 1e-12);
+    box_.min = scene_.domain.min;
+    box_.length = scene_.domain.max - scene_.domain.min;
+    box_.periodic = scene_.domain.periodic;
+    const double range = 2.0 * max_radius + skin_;
+    for (int k = 0; k < 3; ++k) {
+        if (!box_.periodic[k]) continue;
+        if (box_.length[k] < 2.0 * range)
+            throw InputError(scene_.source_file, "/domain",
+                             std::string("the periodic length along ") + "xyz"[k] + " (" + number(box_.length[k]) +
+                                 ") must be at least twice the interaction range 2 r_max + skin = " + number(range));
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
+
+    buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    checkOverlaps(scene_, bodies, state_.pairs, box_);
+
+    const TimeStepLimit limit = timeStepLimit();
+    if (!(scene_.time_step > 0.0) || scene_.time_step > limit.limit)
+        throw InputError(scene_.source_file, "/time_step",
+                         "time step " + number(scene_.time_step) + " is above the stability limit " + number(limit.limit) +
+                             " of contact model '" + contact_model_.name() + "' (" + limit.how + "); recommended: " +
+                             number(limit.recommended));
+    walls_.setup(scene_);
+    walls_.refreshCandidates(bodies, skin_);
+}
+
+TimeStepLimit Simulation::timeStepLimit() const {
+    StabilityInput input;
+    const Bodies& b = state_.bodies;
+    bool any = false;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (b.frozen[i]) continue;
+        if (!any) { input.min_mass = b.mass[i]; input.min_radius = b.radius[i]; any = true; }
+        input.min_mass = std::min(input.min_mass, b.mass[i]);
+        input.min_radius = std::min(input.min_radius, b.radius[i]);
+        input.max_speed = std::max(input.max_speed, b.velocity[i].norm());
+    }
+    input.gravity = scene_.gravity.norm();
+    input.min_density = scene_.materials.front().density;
+    input.max_youngs = 0.0;
+    for (const Material& m : scene_.materials) {
+        input.min_density = std::min(input.min_density, m.density);
+        if (m.youngs_modulus > input.max_youngs) {
+            input.max_youngs = m.youngs_modulus;
+            input.poisson_at_max_youngs = m.poisson_ratio;
+        }
+        input.max_shear_modulus = std::max(input.max_shear_modulus, m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio)));
+    }
+    return contact_model_->timeStepLimit(input, material_pairs_);
+}
+
+void Simulation::setThreads(int threads) {
+    threads_ = threads > 0 ? threads : hardwareThreads();
+    accumulators_.assign(static_cast<std::size_t>(threads_), ThreadAccumulator{});
+    thread_buffers_.assign(static_cast<std::size_t>(2 * (threads_ - 1)), {});
+    forces_current_ = false;
+}
+
+void Simulation::setContactModel(const PluginChoice& choice) {
+    auto model = registry_.createContactModel(choice);
+    if (model->historySize() != contact_model_->historySize()) {
+        state_.pairs.history_size = model->historySize();
+        state_.pairs.history.assign(state_.pairs.entries() * model->historySize(), 0.0);
+        state_.wall_history.clear();
+    }
+    contact_model_ = std::move(model);
+    scene_.contact_model = choice;
+    forces_current_ = false;
+}
+
+void Simulation::setIntegrator(const PluginChoice& choice) {
+    integrator_ = registry_.createIntegrator(choice);
+    scene_.integrator = choice;
+}
+
+void Simulation::carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history) {
+    // A contact keeps the history of the previous step's contact of the same body and wall whose
+    // normal is closest, so a sphere rolling across triangle edges keeps its tangential spring.
+    const std::size_t h = contact_model_->historySize();
+    state_.wall_history.assign(state_.wall_contacts.size() * h, 0.0);
+    if (h == 0 || previous_history.size() != previous.size() * h) return;
+    std::size_t first = 0;
+    for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c) {
+        const WallContact& now = state_.wall_contacts[c];
+        while (first < previous.size() && previous[first].body < now.body) ++first;
+        double best = 0.9;
+        std::size_t match = previous.size();
+        for (std::size_t p = first; p < previous.size() && previous[p].body == now.body; ++p) {
+            const double alignment = previous[p].normal.dot(now.normal);
+            if (previous[p].wall == now.wall && alignment > best) { best = alignment; match = p; }
+        }
+        if (match < previous.size())
+            std::copy_n(previous_history.data() + match * h, h, state_.wall_history.data() + c * h);
+    }
+}
+
+void Simulation::computeForces() { evaluateForces(scene_.time_step); }
+
+void Simulation::evaluateForces(double dt) {
+    Bodies& bodies = state_.bodies;
+    const std::size_t n = bodies.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        Vec3& x = bodies.position[i];
+        for (int k = 0; k < 3; ++k) {
+            if (!box_.periodic[k]) continue;
+            if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++bodies.image[i][k]; }
+            else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --bodies.image[i][k]; }
+        }
+    }
+    const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
+    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    walls_.moveTo(state_.time);
+    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_);
+    std::vector<WallContact> previous = std::move(state_.wall_contacts);
+    std::vector<double> previous_history = std::move(state_.wall_history);
+    walls_.findContacts(bodies, threads_, state_.wall_contacts);
+    carryWallHistory(previous, previous_history);
+
+    // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
+    bodies.resizeDynamics();
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
+        ThreadAccumulator& acc = accumulators_[t];
+        if (t == 0) {
+            acc.force = bodies.force.data();
+            acc.torque = bodies.torque.data();
+        } else {
+            auto& f = thread_buffers_[2 * (t - 1)];
+            auto& tq = thread_buffers_[2 * (t - 1) + 1];
+            f.assign(n, Vec3::Zero());
+            tq.assign(n, Vec3::Zero());
+            acc.force = f.data();
+            acc.torque = tq.data();
+        }
+        acc.elastic_energy = acc.dissipated = 0.0;
+        acc.contacts = 0;
+        acc.records.clear();
+    }
+    ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
+                     accumulators_, dt, threads_, record_contacts_};
+    contact_model_->computeForces(ctx);
+
+    state_.elastic = 0.0;
+    state_.contacts = 0;
+    records_.clear();
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
+        ThreadAccumulator& acc = accumulators_[t];
+        state_.elastic += acc.elastic_energy;
+        state_.dissipated += acc.dissipated;
+        state_.contacts += acc.contacts;
+        records_.insert(records_.end(), acc.records.begin(), acc.records.end());
+    }
+    const Vec3 g = scene_.gravity;
+    parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            for (std::size_t t = 1; t < accumulators_.size(); ++t) {
+                bodies.force[i] += accumulators_[t].force[i];
+                bodies.torque[i] += accumulators_[t].torque[i];
+            }
+            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
+        }
+    });
+    forces_current_ = true;
+}
+
+void Simulation::checkMotion() const {
+    const Bodies& b = state_.bodies;
+    const double dt = scene_.time_step;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
+        const double travel = b.velocity[i].norm() * dt;
+        if (finite && travel <= b.radius[i]) continue;
+        std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
+                                        number(b.velocity[i].norm()) + "): a runaway velocity"
+                                  : "has a non-finite position or velocity";
+        throw SimulationError("body " + std::to_string(b.id[i]) + " " + what + " at step " + std::to_string(state_.step) +
+                              " (t = " + number(state_.time) + "); the run stopped. Check the time step, the contact"
+                              " stiffness and initial overlaps.");
+    }
+}
+
+void Simulation::step() {
+    StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); }};
+    // The first evaluation is the set-up one (no time passes); later ones belong to their step.
+    if (state_.step == 0) updateForces();
+    else if (!forces_current_) computeForces();
+    integrator_->step(ctx);
+    forces_current_ = integrator_->leavesForcesCurrent();
+    state_.time += scene_.time_step;
+    ++state_.step;
+    checkMotion();
+}
+
+EnergyRecord Simulation::energy() const {
+    const Bodies& b = state_.bodies;
+    EnergyRecord e;
+    e.step = state_.step;
+    e.time = state_.time;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (b.frozen[i]) continue;
+        e.kinetic += 0.5 * b.mass[i] * b.velocity[i].squaredNorm();
+        // I w.w with the principal moments in the body frame.
+        const Vec3 w_body = b.orientation[i].conjugate() * b.angular_velocity[i];
+        e.rotational += 0.5 * w_body.dot(b.inertia[i].cwiseProduct(w_body));
+        Vec3 unwrapped = b.position[i];
+        for (int k = 0; k < 3; ++k) unwrapped[k] += b.image[i][k] * box_.length[k];
+        e.gravitational -= b.mass[i] * scene_.gravity.dot(unwrapped);
+    }
+    e.elastic = state_.elastic;
+    e.dissipated = state_.dissipated;
+    e.contacts = state_.contacts;
+    return e;
+}
+
+Frame Simulation::frame() const {
+    const Bodies& b = state_.bodies;
+    Frame f;
+    f.step = state_.step;
+    f.time = state_.time;
+    f.id = b.id;
+    f.radius = b.radius;
+    f.material = b.material;
+    f.position = b.position;
+    f.velocity = b.velocity;
+    f.angular_velocity = b.angular_velocity;
+    f.force = b.force;
+    f.orientation = b.orientation;
+    f.contacts.reserve(records_.size());
+    for (const ContactRecord& r : records_) {
+        FrameContact c;
+        c.body_a = b.id[r.body_a];
+        c.point_a = b.position[r.body_a];
+        if (r.body_b >= 0) {
+            const auto j = static_cast<std::size_t>(r.body_b);
+            c.body_b = b.id[j];
+            // The image of b nearest to a, so periodic contacts draw as short lines.
+            c.point_b = c.point_a - r.normal * (b.radius[r.body_a] + b.radius[j] - r.overlap);
+        } else {
+            c.body_b = r.body_b;
+            c.point_b = r.point;
+        }
+        c.force = r.force;
+        c.overlap = r.overlap;
+        f.contacts.push_back(c);
+    }
+    return f;
+}
+
+}  // namespace grainlab

@@ -1,0 +1,147 @@
+#include "grainlab/sim/walls.hpp"
+
+#include <algorithm>
+
+#include "grainlab/core/parallel.hpp"
+#include "grainlab/geometry/closest_point.hpp"
+#include "grainlab/state/bodies.hpp"
+
+namespace grainlab {
+namespace {
+
+// Rigid placement of the prescribed motion at time t: x -> R(t)(x - c) + c + v t.
+Vec3 place(const WallMotion& m, const Vec3& x, double t) {
+    const double angle = m.angular_velocity.norm() * t;
+    const Vec3 rotated = angle == 0.0 ? x - m.center
+                                      : Vec3(Eigen::AngleAxisd(angle, m.angular_velocity.normalized()) * (x - m.center));
+    return rotated + m.center + m.velocity * t;
+}
+
+Vec3 rotate(const WallMotion& m, const Vec3& v, double t) {
+    const double angle = m.angular_velocity.norm() * t;
+    return angle == 0.0 ? v : Vec3(Eigen::AngleAxisd(angle, m.angular_velocity.normalized()) * v);
+}
+
+}  // namespace
+
+void WallSet::setup(const Scene& scene) {
+    plane_rest_.clear();
+    meshes_.clear();
+    for (const PlaneWall& p : scene.planes)
+        plane_rest_.push_back({p.point, p.normal, &p.motion, static_cast<std::uint32_t>(scene.materialIndex(p.material))});
+    for (const MeshWall& m : scene.meshes)
+        meshes_.push_back({m.mesh.vertices, m.mesh.vertices, {}, &m, static_cast<std::uint32_t>(scene.materialIndex(m.material))});
+    planes_ = plane_rest_;
+    moveTo(0.0);
+}
+
+void WallSet::moveTo(double time) {
+    time_ = time;
+    for (std::size_t k = 0; k < planes_.size(); ++k) {
+        const WallMotion& m = *plane_rest_[k].motion;
+        planes_[k].point = place(m, plane_rest_[k].point, time);
+        planes_[k].normal = rotate(m, plane_rest_[k].normal, time);
+    }
+    for (Mesh& mesh : meshes_) {
+        if (!mesh.wall->motion.moves()) continue;
+        for (std::size_t v = 0; v < mesh.rest.size(); ++v) mesh.current[v] = place(mesh.wall->motion, mesh.rest[v], time);
+    }
+}
+
+Vec3 WallSet::surfaceVelocity(const WallMotion& m, const Vec3& point) const {
+    const Vec3 center = m.center + m.velocity * time_;
+    return m.velocity + m.angular_velocity.cross(point - center) + m.surface_velocity;
+}
+
+bool WallSet::candidatesStale(double skin) const {
+    for (const Mesh& mesh : meshes_) {
+        if (mesh.at_candidates.size() != mesh.current.size()) return true;
+        for (std::size_t v = 0; v < mesh.current.size(); ++v)
+            if ((mesh.current[v] - mesh.at_candidates[v]).squaredNorm() > 0.25 * skin * skin) return true;
+    }
+    return false;
+}
+
+void WallSet::refreshCandidates(const Bodies& bodies, double skin) {
+    const std::size_t n = bodies.size();
+    candidate_start_.assign(n + 1, 0);
+    candidates_.clear();
+    if (meshes_.empty()) return;
+    // Triangle boxes, tested against each body's sphere grown by the skin.
+    struct Box { Vec3 lo, hi; };
+    std::vector<std::vector<Box>> boxes(meshes_.size());
+    for (std::size_t m = 0; m < meshes_.size(); ++m) {
+        const Mesh& mesh = meshes_[m];
+        for (const auto& tri : mesh.wall->mesh.triangles) {
+            const Vec3 &a = mesh.current[tri[0]], &b = mesh.current[tri[1]], &c = mesh.current[tri[2]];
+            boxes[m].push_back({a.cwiseMin(b).cwiseMin(c), a.cwiseMax(b).cwiseMax(c)});
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!bodies.frozen[i]) {
+            const double reach = bodies.radius[i] + skin;
+            const Vec3& x = bodies.position[i];
+            for (std::size_t m = 0; m < meshes_.size(); ++m) {
+                const auto& triangles = meshes_[m].wall->mesh.triangles;
+                for (std::size_t t = 0; t < triangles.size(); ++t) {
+                    const Box& box = boxes[m][t];
+                    if (((x - box.hi).array() > reach).any() || ((box.lo - x).array() > reach).any()) continue;
+                    TriangleFeature feature;
+                    const auto& tri = triangles[t];
+                    const Vec3 p = closestPointOnTriangle(x, meshes_[m].current[tri[0]], meshes_[m].current[tri[1]],
+                                                          meshes_[m].current[tri[2]], feature);
+                    if ((x - p).squaredNorm() < reach * reach)
+                        candidates_.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(t)});
+                }
+            }
+        }
+        candidate_start_[i + 1] = static_cast<std::uint32_t>(candidates_.size());
+    }
+    for (Mesh& mesh : meshes_) mesh.at_candidates = mesh.current;
+}
+
+void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const {
+    out.clear();
+    const std::size_t n = bodies.size();
+    const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
+    std::vector<std::vector<WallContact>> found(thread_count);
+    const bool have_candidates = candidate_start_.size() == n + 1;
+    parallelRanges(n, threads, [&](int t, std::size_t begin, std::size_t end) {
+        std::vector<WallContact>& local = found[static_cast<std::size_t>(t)];
+        for (std::size_t i = begin; i < end; ++i) {
+            if (bodies.frozen[i]) continue;
+            const Vec3& x = bodies.position[i];
+            const double r = bodies.radius[i];
+            for (std::size_t k = 0; k < planes_.size(); ++k) {
+                const Plane& p = planes_[k];
+                const double overlap = r - (x - p.point).dot(p.normal);
+                if (overlap <= 0.0) continue;
+                const Vec3 point = x - (r - overlap) * p.normal;
+                local.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k), 0, p.material, p.normal,
+                                 overlap, point, surfaceVelocity(*p.motion, point)});
+            }
+            if (!have_candidates) continue;
+            const std::size_t first_of_body = local.size();
+            for (std::uint32_t c = candidate_start_[i]; c < candidate_start_[i + 1]; ++c) {
+                const auto [m, t_index] = candidates_[c];
+                const Mesh& mesh = meshes_[m];
+                const auto& tri = mesh.wall->mesh.triangles[t_index];
+                TriangleFeature feature;
+                const Vec3 p = closestPointOnTriangle(x, mesh.current[tri[0]], mesh.current[tri[1]], mesh.current[tri[2]], feature);
+                const Vec3 d = x - p;
+                const double dist2 = d.squaredNorm();
+                if (dist2 >= r * r || dist2 == 0.0) continue;
+                // A sphere on an edge or vertex shared by several triangles touches it once.
+                const bool duplicate = std::any_of(local.begin() + static_cast<std::ptrdiff_t>(first_of_body), local.end(),
+                    [&](const WallContact& o) { return o.wall == planes_.size() + m && (o.point - p).squaredNorm() < 1e-20 * (1.0 + r * r); });
+                if (duplicate) continue;
+                const double dist = std::sqrt(dist2);
+                local.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(planes_.size() + m), t_index,
+                                 mesh.material, d / dist, r - dist, p, surfaceVelocity(mesh.wall->motion, p)});
+            }
+        }
+    });
+    for (const auto& part : found) out.insert(out.end(), part.begin(), part.end());
+}
+
+}  // namespace grainlab

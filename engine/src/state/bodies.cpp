@@ -1,0 +1,36 @@
+#include "grainlab/state/bodies.hpp"
+
+namespace grainlab {
+
+void Bodies::reserve(std::size_t n) {
+    id.reserve(n); shape.reserve(n); material.reserve(n); radius.reserve(n);
+    mass.reserve(n); inv_mass.reserve(n); inertia.reserve(n); inv_inertia.reserve(n); frozen.reserve(n);
+    position.reserve(n); orientation.reserve(n); velocity.reserve(n); angular_velocity.reserve(n); image.reserve(n);
+}
+
+void Bodies::resizeDynamics() {
+    force.assign(position.size(), Vec3::Zero());
+    torque.assign(position.size(), Vec3::Zero());
+}
+
+void Bodies::push(std::int64_t body_id, std::uint32_t shape_index, std::uint32_t material_index,
+                  double body_radius, double body_mass, const Vec3& principal_inertia, bool is_frozen,
+                  const Vec3& x, const Quat& q, const Vec3& v, const Vec3& w) {
+    id.push_back(body_id);
+    shape.push_back(shape_index);
+    material.push_back(material_index);
+    radius.push_back(body_radius);
+    mass.push_back(body_mass);
+    // Frozen bodies take no force: infinite mass and inertia.
+    inv_mass.push_back(is_frozen ? 0.0 : 1.0 / body_mass);
+    inertia.push_back(principal_inertia);
+    inv_inertia.push_back(is_frozen ? Vec3::Zero() : Vec3(principal_inertia.cwiseInverse()));
+    frozen.push_back(is_frozen ? 1 : 0);
+    position.push_back(x);
+    orientation.push_back(q);
+    velocity.push_back(is_frozen ? Vec3::Zero() : v);
+    angular_velocity.push_back(is_frozen ? Vec3::Zero() : w);
+    image.push_back({0, 0, 0});
+}
+
+}  // namespace grainlab

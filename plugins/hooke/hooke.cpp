@@ -1,0 +1,73 @@
+// Hooke spring-dashpot with tangential history and Coulomb friction: the law and the damping
+// convention of LAMMPS pair gran/hooke/history (normal damping force m_eff gamma_n v_n).
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/contact_model.hpp"
+#include "grainlab/plugin/tangential_spring.hpp"
+
+namespace {
+using namespace grainlab;
+
+struct HookeLaw {
+    double kn, kt, gamma_n, gamma_t;
+    void operator()(const ContactKinematics& kin, double* history, ContactOutput& out) const {
+        const double vn = kin.relative_velocity.dot(kin.normal);
+        const double damping = kin.effective_mass * gamma_n * vn;
+        const double normal_force = kn * kin.overlap - damping;
+        const TangentialResult t =
+            tangentialSpring(kin, normal_force, kt, kin.effective_mass * gamma_t, history);
+        out.force = normal_force * kin.normal + t.force;
+        out.elastic_energy = 0.5 * kn * kin.overlap * kin.overlap + t.elastic_energy;
+        out.dissipated = damping * vn * kin.dt + t.dissipated;
+    }
+};
+
+class Hooke final : public ContactModel {
+public:
+    void configure(const ParameterValues& p) override {
+        law_.kn = p.get("kn");
+        law_.kt = p.get("kt") < 0.0 ? 2.0 / 7.0 * law_.kn : p.get("kt");
+        law_.gamma_n = p.get("gamma_n");
+        law_.gamma_t = p.get("gamma_t") < 0.0 ? 0.5 * law_.gamma_n : p.get("gamma_t");
+    }
+    std::size_t historySize() const override { return 3; }
+    bool isLinearSpringDashpot() const override { return true; }
+    void computeForces(ForceContext& ctx) override { applyContactLaw(ctx, law_); }
+    TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
+        // Undamped contact time of the lightest pair; explicit schemes need ~10 steps per contact.
+        const double meff = 0.5 * in.min_mass;
+        const double contact_time = kPi * std::sqrt(meff / law_.kn);
+        std::ostringstream how;
+        how << "t_c/10 with contact time t_c = pi sqrt(m_eff/kn) = " << contact_time
+            << " for the lightest pair, m_eff = " << meff << ", kn = " << law_.kn;
+        return {contact_time / 10.0, contact_time / 50.0, how.str()};
+    }
+
+private:
+    HookeLaw law_{};
+};
+
+const GrainlabParameter kParameters[] = {
+    {"kn", "force/length", GRAINLAB_PARAM_REAL, 2e5, 1e-12, 1e30, "normal spring stiffness"},
+    {"kt", "force/length", GRAINLAB_PARAM_REAL, -1, -1, 1e30, "tangential spring stiffness; -1: 2/7 kn (LAMMPS NULL)"},
+    {"gamma_n", "1/time", GRAINLAB_PARAM_REAL, 50, 0, 1e30,
+     "normal damping rate: damping force m_eff gamma_n v_n"},
+    {"gamma_t", "1/time", GRAINLAB_PARAM_REAL, 0, -1, 1e30,
+     "tangential damping rate; -1: gamma_n/2 (LAMMPS NULL with dampflag 1)"},
+};
+
+}  // namespace
+
+extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
+    static const GrainlabPluginDescriptor descriptor = {
+        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_CONTACT_MODEL, "hooke", "1.0.0",
+        "Linear spring-dashpot with tangential history and Coulomb friction (friction from the materials); "
+        "the law and damping convention of LAMMPS pair gran/hooke/history.",
+        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
+        []() -> void* { return static_cast<ContactModel*>(new Hooke()); },
+        [](void* p) { delete static_cast<ContactModel*>(p); }};
+    return &descriptor;
+}

@@ -1,0 +1,28 @@
+// Semi-implicit (symplectic) Euler: velocities from the current forces, then positions from the
+// new velocities. First order, one force evaluation per step.
+#include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/kicks.hpp"
+
+namespace {
+
+class SemiImplicitEuler final : public grainlab::Integrator {
+public:
+    void configure(const grainlab::ParameterValues&) override {}
+    bool leavesForcesCurrent() const override { return false; }
+    void step(grainlab::StepContext& ctx) override {
+        grainlab::kick(ctx.bodies, ctx.dt, ctx.threads);
+        grainlab::drift(ctx.bodies, ctx.dt, ctx.threads);
+    }
+};
+
+}  // namespace
+
+extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
+    static const GrainlabPluginDescriptor descriptor = {
+        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_INTEGRATOR, "semi-implicit-euler", "1.0.0",
+        "Semi-implicit (symplectic) Euler: v from the current forces, then x from the new v. First order.",
+        nullptr, 0,
+        []() -> void* { return static_cast<grainlab::Integrator*>(new SemiImplicitEuler()); },
+        [](void* p) { delete static_cast<grainlab::Integrator*>(p); }};
+    return &descriptor;
+}

@@ -1,0 +1,6 @@
+/* A descriptor whose kind is none of the three. */
+#include "grainlab/plugin/abi.h"
+static void* create(void) { return 0; }
+static void destroy(void* p) { (void)p; }
+static const GrainlabPluginDescriptor descriptor = {GRAINLAB_PLUGIN_ABI_VERSION, 7, "wrong-kind", "1", "", 0, 0, create, destroy};
+GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) { return &descriptor; }
