@@ -635,16 +635,17 @@ TEST_CASE("an impossible fill throws naming the generator", "[generators]") {
     Scene dense = sceneWithMaterial();
     RandomFill fill;
     fill.material = "glass";
-    fill.count = 480;  // 480 * 4/3 pi 0.1^3 = 0.50 of the unit cube
+    fill.count = 119;  // 119 * 4/3 pi 0.1^3 = 0.50 of the unit cube
     fill.radius.value = 0.1;
     fill.region = BoxRegion{Vec3(0, 0, 0), Vec3(1, 1, 1)};
     dense.fills.push_back(fill);
     requireInputError([&] { generateBodies(dense, {}); },
-                      {"generated.json", "/generators/0", "placed only", "of 480 bodies"});
+                      {"generated.json", "/generators/0", "placed only", "of 119 bodies"});
 
     // A body wider than the region.
     dense.fills[0].count = 1;
     dense.fills[0].radius.value = 0.6;
+    dense.fills[0].region = BoxRegion{Vec3(0, 0, 0), Vec3(1, 1, 10)};
     requireInputError([&] { generateBodies(dense, {}); }, {"/generators/0", "does not fit"});
 }
 

@@ -58,7 +58,9 @@ std::string describe(const Json& value) {
             if (text.size() > 40) text = text.substr(0, 37) + "...";
             return "a string \"" + text + "\"";
         }
-        case Json::value_t::array: return "an array of " + std::to_string(value.size()) + " elements";
+        case Json::value_t::array:
+            return value.empty() ? "an empty array"
+                                 : "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " element" : " elements");
         case Json::value_t::object: return "an object";
         default: return "an unsupported value";
     }

@@ -41,9 +41,9 @@ void Context::requireShape(const std::string& pointer, const std::string& name) 
 std::string Context::resolvePath(const std::string& pointer, const std::string& text, bool must_exist) const {
     const fs::path given(text);
     std::error_code ec;
-    fs::path resolved = given.is_absolute() ? given : base_dir / given;
-    fs::path canonical = fs::weakly_canonical(resolved, ec);
-    resolved = ec ? fs::absolute(resolved).lexically_normal() : canonical;
+    fs::path resolved = fs::absolute(given.is_absolute() ? given : base_dir / given, ec);
+    const fs::path canonical = fs::weakly_canonical(resolved, ec);
+    resolved = ec ? resolved.lexically_normal() : canonical;
     if (must_exist) {
         if (!fs::exists(resolved, ec))
             json_fields::fail(file, pointer, "file not found: " + resolved.string() +

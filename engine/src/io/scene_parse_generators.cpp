@@ -7,6 +7,9 @@ using json_fields::Range;
 
 namespace {
 
+// Far more than a run can handle; the limit only keeps counts from overflowing.
+constexpr long long kMaxGeneratedBodies = 100'000'000;
+
 // Fails unless `choice` (the value of `key`, at `at`) is one of `choices`.
 std::string checkChoice(const std::string& file, const std::string& at, const std::string& key,
                         const std::string& choice, const std::vector<std::string>& choices) {
@@ -102,7 +105,11 @@ void parseRandomFill(const Object& fields, int index, Context& context) {
     RandomFill fill;
     fill.source_index = index;
     commonFields(fields, context, fill.shape, fill.material, fill.velocity, fill.frozen);
-    fill.count = static_cast<int>(fields.integer("count", Range::closed(1, 1e9)));
+    const long long count = fields.integer("count", Range::atLeast(1));
+    if (count > kMaxGeneratedBodies)
+        fields.fail("count", "expected at most " + std::to_string(kMaxGeneratedBodies) + " bodies per generator, found " +
+                                 std::to_string(count));
+    fill.count = static_cast<int>(count);
     fill.seed = fields.has("seed") ? json_fields::asUnsigned(fields.file(), fields.at("seed"), fields.required("seed"))
                                    : fill.seed;
     fill.radius = parseRadius(fields);
@@ -121,9 +128,16 @@ void parseLattice(const Object& fields, int index, Context& context) {
     const Json& counts = fields.required("counts");
     if (!counts.is_array() || counts.size() != 3)
         json_fields::failType(fields.file(), fields.at("counts"), "an array of 3 whole numbers [nx, ny, nz]", counts);
-    for (std::size_t k = 0; k < 3; ++k)
-        lattice.counts[k] = static_cast<int>(json_fields::asInteger(
-            fields.file(), json_fields::child(fields.at("counts"), k), counts[k], Range::closed(1, 1e6)));
+    long long total = 1;
+    for (std::size_t k = 0; k < 3; ++k) {
+        const long long n = json_fields::asInteger(fields.file(), json_fields::child(fields.at("counts"), k), counts[k],
+                                                   Range::atLeast(1));
+        total = n > kMaxGeneratedBodies ? kMaxGeneratedBodies + 1 : total * n;
+        if (total > kMaxGeneratedBodies)
+            fields.fail("counts", "expected at most " + std::to_string(kMaxGeneratedBodies) +
+                                      " bodies per generator; these counts give more");
+        lattice.counts[k] = static_cast<int>(n);
+    }
     lattice.radius = fields.number("radius", Range::above(0));
     lattice.spacing = fields.number("spacing", Range::above(0));
     if (lattice.spacing < 2.0 * lattice.radius)

@@ -46,13 +46,15 @@ void parseSettings(const Object& top, Context& context) {
     scene.time_step = top.number("time_step", scene.time_step, Range::above(0));
     scene.skin = top.number("skin", scene.skin, Range::atLeast(0));
     scene.max_initial_overlap = top.number("max_initial_overlap", scene.max_initial_overlap, Range::closedOpen(0, 1));
-    scene.threads = static_cast<int>(top.integer("threads", scene.threads, Range::closed(0, 4096)));
+    const long long threads = top.integer("threads", scene.threads, Range::atLeast(0));
+    if (threads > 65536) top.fail("threads", "expected at most 65536 threads, found " + std::to_string(threads));
+    scene.threads = static_cast<int>(threads);
 
     if (top.has("run")) {
         const Object run = top.object("run", {"steps", "time"});
         if (run.has("steps") == run.has("time"))
             json_fields::fail(context.file, run.pointer(), "expected exactly one of \"steps\" or \"time\"");
-        if (run.has("steps")) scene.run.steps = static_cast<long>(run.integer("steps", Range::closed(1, 9e15)));
+        if (run.has("steps")) scene.run.steps = static_cast<long>(run.integer("steps", Range::atLeast(1)));
         else scene.run.time = run.number("time", Range::above(0));
     }
 
@@ -62,7 +64,7 @@ void parseSettings(const Object& top, Context& context) {
         const Object output = top.object("output", {"directory", "every_steps", "contacts"});
         if (output.has("directory")) directory = output.name("directory");
         scene.output.every_steps =
-            static_cast<long>(output.integer("every_steps", scene.output.every_steps, Range::closed(0, 9e15)));
+            static_cast<long>(output.integer("every_steps", scene.output.every_steps, Range::atLeast(0)));
         scene.output.contacts = output.boolean("contacts", scene.output.contacts);
     }
     scene.output.directory = context.resolvePath("/output/directory", directory, false);

@@ -1,5 +1,6 @@
 // What surrounds and seeds the bodies: LAMMPS data, walls, the domain box.
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include "grainlab/io/scene_file.hpp"
@@ -36,12 +37,12 @@ void parseLammpsData(const Object& top, Context& context) {
         json_fields::asArray(context.file, fields.at("frozen_types"), *frozen);
         for (std::size_t k = 0; k < frozen->size(); ++k) {
             const std::string at = json_fields::child(fields.at("frozen_types"), k);
-            const int type = static_cast<int>(json_fields::asInteger(context.file, at, (*frozen)[k], Range::closed(1, 1e9)));
-            if (!data.material_by_type.count(type))
+            const long long type = json_fields::asInteger(context.file, at, (*frozen)[k], Range::atLeast(1));
+            if (type > std::numeric_limits<int>::max() || !data.material_by_type.count(static_cast<int>(type)))
                 json_fields::fail(context.file, at,
                                   "atom type " + std::to_string(type) + " has no material in " +
                                       fields.at("material_by_type"));
-            data.frozen_types.push_back(type);
+            data.frozen_types.push_back(static_cast<int>(type));
         }
     }
     context.scene.lammps_data = data;

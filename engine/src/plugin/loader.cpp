@@ -185,7 +185,7 @@ PluginInstance<Interface> PluginRegistry::create(PluginKind kind, const PluginCh
         std::string message = "no " + kindName(kind) + " plugin named '" + choice.name + "'; available: " +
                               (available.empty() ? "none" : available);
         for (const PluginInfo& p : plugins_)
-            if (p.name == choice.name) message += " ('" + p.name + "' is a " + kindName(p.kind) + ")";
+            if (p.name == choice.name) message += " ('" + p.name + "' is " + (p.kind == PluginKind::Integrator ? "an " : "a ") + kindName(p.kind) + ")";
         for (const RefusedLibrary& r : refused_)
             if (r.path.filename().string().find(choice.name) != std::string::npos)
                 message += "; " + r.path.string() + " was refused: " + r.reason;
