@@ -28,7 +28,8 @@ struct TempDir {
     fs::path path;
     TempDir() {
         std::random_device rd;
-        path = fs::temp_directory_path() / ("grainlab_scene_test_" + std::to_string(rd()) + std::to_string(rd()));
+        path = fs::temp_directory_path() /
+               ("grainlab_scene_test_" + std::to_string(rd()) + std::to_string(rd()));
         fs::create_directories(path);
         path = fs::canonical(path);
     }
@@ -69,7 +70,8 @@ void requireInputError(const std::function<void()>& read, const std::vector<std:
     FAIL("no InputError thrown; expected one containing " << parts.front());
 }
 
-// Writes `doc` as a scene file and checks that reading it fails naming the file, `pointer` and `parts`.
+// Writes `doc` as a scene file and checks that reading it fails naming the file, `pointer` and
+// `parts`.
 void requireBadScene(const TempDir& dir, const json& doc, const std::string& pointer,
                      std::vector<std::string> parts) {
     const std::string path = dir.write("bad.json", doc.dump(2));
@@ -91,7 +93,8 @@ bool inside(const Region& region, const BodySpec& b, double tol = 1e-12) {
     const Vec3 d = b.position - c.base_center;
     const double along = d.dot(c.axis);
     const double radial = (d - along * c.axis).norm();
-    return along >= b.radius - tol && along <= c.height - b.radius + tol && radial <= c.radius - b.radius + tol;
+    return along >= b.radius - tol && along <= c.height - b.radius + tol &&
+           radial <= c.radius - b.radius + tol;
 }
 
 // Smallest gap (distance minus the sum of radii) between any two of `bodies`, or between one of
@@ -100,9 +103,11 @@ double smallestGap(const std::vector<BodySpec>& bodies, const std::vector<BodySp
     double gap = INFINITY;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         for (std::size_t j = i + 1; j < bodies.size(); ++j)
-            gap = std::min(gap, (bodies[i].position - bodies[j].position).norm() - bodies[i].radius - bodies[j].radius);
+            gap = std::min(gap, (bodies[i].position - bodies[j].position).norm() -
+                                    bodies[i].radius - bodies[j].radius);
         for (const auto& o : others)
-            gap = std::min(gap, (bodies[i].position - o.position).norm() - bodies[i].radius - o.radius);
+            gap = std::min(gap,
+                           (bodies[i].position - o.position).norm() - bodies[i].radius - o.radius);
     }
     return gap;
 }
@@ -180,7 +185,7 @@ TEST_CASE("a full scene file parses to the expected values", "[scene_file]") {
     CHECK(s.materials[0].friction == 0.4);
     CHECK(s.materials[0].rolling_friction == 0.01);
     CHECK(s.materials[1].youngs_modulus == Material{}.youngs_modulus);  // default
-    REQUIRE(s.shapes.size() == 2);                                       // built-in sphere + ball
+    REQUIRE(s.shapes.size() == 2);                                      // built-in sphere + ball
     CHECK(s.shapes[1].name == "ball");
 
     REQUIRE(s.bodies.size() == 2);
@@ -256,7 +261,8 @@ TEST_CASE("a full scene file parses to the expected values", "[scene_file]") {
 
 TEST_CASE("a minimal scene gets the documented defaults", "[scene_file]") {
     TempDir dir;
-    const std::string path = dir.write("minimal.json", R"({"format": "grainlab-scene", "version": 1})");
+    const std::string path =
+        dir.write("minimal.json", R"({"format": "grainlab-scene", "version": 1})");
     const Scene s = readSceneFile(path);
     const Scene defaults;
     CHECK(s.name == "minimal");  // the file's stem
@@ -297,7 +303,8 @@ TEST_CASE("writing then reading a scene gives the same scene", "[scene_file]") {
     CHECK(copy.fills[0].source_index == original.fills[0].source_index);
     CHECK(fs::directory_iterator(dir.path / "elsewhere/deeper") != fs::directory_iterator());
     int files = 0;
-    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path / "elsewhere/deeper")) ++files;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path / "elsewhere/deeper"))
+        ++files;
     CHECK(files == 1);  // no temporary left behind
 
     // And the generators make the same bodies from either.
@@ -321,7 +328,8 @@ TEST_CASE("a scene built in code round-trips exactly", "[scene_file]") {
     fill.material = "glass";
     fill.count = 3;
     fill.radius.kind = SizeDistribution::Kind::Normal;
-    fill.radius.mean = 0.1, fill.radius.stddev = 0.01, fill.radius.min = 0.08, fill.radius.max = 0.12;
+    fill.radius.mean = 0.1, fill.radius.stddev = 0.01, fill.radius.min = 0.08,
+    fill.radius.max = 0.12;
     fill.region = CylinderRegion{Vec3(1, 2, 3), Vec3(1, 1, 1).normalized(), 0.7, 2.0};
     scene.fills.push_back(fill);
     Lattice lattice;
@@ -336,7 +344,8 @@ TEST_CASE("a scene built in code round-trips exactly", "[scene_file]") {
     CHECK(back.bodies[0].position == body.position);
     CHECK(back.bodies[0].radius == body.radius);
     CHECK(back.bodies[0].orientation.coeffs() == body.orientation.coeffs());
-    CHECK(std::get<CylinderRegion>(back.fills[0].region).axis == std::get<CylinderRegion>(fill.region).axis);
+    CHECK(std::get<CylinderRegion>(back.fills[0].region).axis ==
+          std::get<CylinderRegion>(fill.region).axis);
     REQUIRE(back.solver);
     CHECK(back.solver->parameters.at("iterations") == 20);
     CHECK(back.run.steps == 123);
@@ -348,10 +357,12 @@ TEST_CASE("a scene built in code round-trips exactly", "[scene_file]") {
 
 TEST_CASE("malformed JSON is reported with line and column", "[scene_file][errors]") {
     TempDir dir;
-    const std::string path = dir.write("broken.json", "{\n  \"format\": \"grainlab-scene\",\n  \"version\": 1,,\n}\n");
+    const std::string path =
+        dir.write("broken.json", "{\n  \"format\": \"grainlab-scene\",\n  \"version\": 1,,\n}\n");
     requireInputError([&] { readSceneFile(path); }, {path, "malformed JSON", "line 3, column 16"});
 
-    const std::string truncated = dir.write("truncated.json", "{\n  \"format\": \"grainlab-scene\",\n  \"materials\": [\n");
+    const std::string truncated =
+        dir.write("truncated.json", "{\n  \"format\": \"grainlab-scene\",\n  \"materials\": [\n");
     requireInputError([&] { readSceneFile(truncated); }, {truncated, "malformed JSON", "line 4"});
 
     const std::string empty = dir.write("empty.json", "  \n");
@@ -366,10 +377,10 @@ TEST_CASE("a missing scene file is reported", "[scene_file][errors]") {
 
 TEST_CASE("a field given twice is reported by its pointer", "[scene_file][errors]") {
     TempDir dir;
-    const std::string path = dir.write(
-        "twice.json", R"({"format": "grainlab-scene", "version": 1,
+    const std::string path = dir.write("twice.json", R"({"format": "grainlab-scene", "version": 1,
         "materials": [{"name": "a", "density": 1}, {"name": "b", "density": 1, "density": 2}]})");
-    requireInputError([&] { readSceneFile(path); }, {path, "/materials/1/density", "duplicate field 'density'"});
+    requireInputError([&] { readSceneFile(path); },
+                      {path, "/materials/1/density", "duplicate field 'density'"});
 }
 
 TEST_CASE("format and version are checked first", "[scene_file][errors]") {
@@ -377,7 +388,8 @@ TEST_CASE("format and version are checked first", "[scene_file][errors]") {
     json doc = baseScene();
     doc["version"] = 2;
     doc["a_field_from_the_future"] = true;
-    requireBadScene(dir, doc, "/version", {"this file is version 2; this GrainLab reads version 1"});
+    requireBadScene(dir, doc, "/version",
+                    {"this file is version 2; this GrainLab reads version 1"});
 
     doc = baseScene();
     doc["format"] = "lammps";
@@ -396,27 +408,32 @@ TEST_CASE("unknown fields are reported with the closest allowed name", "[scene_f
     TempDir dir;
     json doc = baseScene();
     doc["bodies"][0]["radious"] = 1.0;
-    requireBadScene(dir, doc, "/bodies/0/radious",
-                    {"unknown field 'radious'", "did you mean 'radius'?", "allowed: shape, material, radius"});
+    requireBadScene(
+        dir, doc, "/bodies/0/radious",
+        {"unknown field 'radious'", "did you mean 'radius'?", "allowed: shape, material, radius"});
 
     doc = baseScene();
     doc["timestep"] = 1e-3;
-    requireBadScene(dir, doc, "/timestep", {"unknown field 'timestep'", "did you mean 'time_step'?"});
+    requireBadScene(dir, doc, "/timestep",
+                    {"unknown field 'timestep'", "did you mean 'time_step'?"});
 
     doc = baseScene();
     doc["generators"] = json::array({{{"type", "random_fil"}}});
-    requireBadScene(dir, doc, "/generators/0/type", {"unknown type 'random_fil'", "did you mean 'random_fill'?"});
+    requireBadScene(dir, doc, "/generators/0/type",
+                    {"unknown type 'random_fil'", "did you mean 'random_fill'?"});
 }
 
 TEST_CASE("wrong types are reported with what was expected and found", "[scene_file][errors]") {
     TempDir dir;
     json doc = baseScene();
     doc["materials"][1]["density"] = "heavy";
-    requireBadScene(dir, doc, "/materials/1/density", {"expected a number, found a string \"heavy\""});
+    requireBadScene(dir, doc, "/materials/1/density",
+                    {"expected a number, found a string \"heavy\""});
 
     doc = baseScene();
     doc["bodies"][0]["position"] = json::array({0, 1});
-    requireBadScene(dir, doc, "/bodies/0/position", {"expected an array of 3 numbers", "found an array of 2"});
+    requireBadScene(dir, doc, "/bodies/0/position",
+                    {"expected an array of 3 numbers", "found an array of 2"});
 
     doc = baseScene();
     doc["bodies"][0]["position"][2] = nullptr;
@@ -432,7 +449,8 @@ TEST_CASE("wrong types are reported with what was expected and found", "[scene_f
 
     doc = baseScene();
     doc["plugins"] = {{"contact_model", {{"name", "hooke"}, {"parameters", {{"kn", "stiff"}}}}}};
-    requireBadScene(dir, doc, "/plugins/contact_model/parameters/kn", {"expected a number or true/false"});
+    requireBadScene(dir, doc, "/plugins/contact_model/parameters/kn",
+                    {"expected a number or true/false"});
 }
 
 TEST_CASE("missing required fields are reported", "[scene_file][errors]") {
@@ -489,7 +507,8 @@ TEST_CASE("values out of range are reported with the allowed range", "[scene_fil
     requireBadScene(dir, doc, "/generators/0/spacing", {"at least the diameter 2", "overlap"});
 
     doc = baseScene();
-    doc["domain"] = json::parse(R"({"min": [0, 0, 0], "max": [1, 1, 0], "periodic": [true, true, false]})");
+    doc["domain"] =
+        json::parse(R"({"min": [0, 0, 0], "max": [1, 1, 0], "periodic": [true, true, false]})");
     requireBadScene(dir, doc, "/domain/max", {"max greater than min", "on z"});
 
     doc = baseScene();
@@ -508,12 +527,14 @@ TEST_CASE("references to undefined names list the defined ones", "[scene_file][e
     TempDir dir;
     json doc = baseScene();
     doc["bodies"][0]["material"] = "glas";
-    requireBadScene(dir, doc, "/bodies/0/material",
-                    {"unknown material 'glas'", "did you mean 'glass'?", "defined materials: glass, steel"});
+    requireBadScene(
+        dir, doc, "/bodies/0/material",
+        {"unknown material 'glas'", "did you mean 'glass'?", "defined materials: glass, steel"});
 
     doc = baseScene();
     doc["bodies"][0]["shape"] = "cube";
-    requireBadScene(dir, doc, "/bodies/0/shape", {"unknown shape 'cube'", "defined shapes: sphere"});
+    requireBadScene(dir, doc, "/bodies/0/shape",
+                    {"unknown shape 'cube'", "defined shapes: sphere"});
 
     doc = baseScene();
     doc["walls"][0]["material"] = "rubber";
@@ -521,7 +542,8 @@ TEST_CASE("references to undefined names list the defined ones", "[scene_file][e
 
     doc = baseScene();
     doc["materials"][1]["name"] = "glass";
-    requireBadScene(dir, doc, "/materials/1/name", {"duplicate material name 'glass'", "/materials/0"});
+    requireBadScene(dir, doc, "/materials/1/name",
+                    {"duplicate material name 'glass'", "/materials/0"});
 
     doc = baseScene();
     doc["walls"].push_back(doc["walls"][0]);
@@ -531,7 +553,10 @@ TEST_CASE("references to undefined names list the defined ones", "[scene_file][e
 TEST_CASE("missing mesh and data files are reported by their field", "[scene_file][errors]") {
     TempDir dir;
     json doc = baseScene();
-    doc["walls"].push_back({{"type", "mesh"}, {"name", "hopper"}, {"file", "meshes/hopper.stl"}, {"material", "steel"}});
+    doc["walls"].push_back({{"type", "mesh"},
+                            {"name", "hopper"},
+                            {"file", "meshes/hopper.stl"},
+                            {"material", "steel"}});
     requireBadScene(dir, doc, "/walls/1/file", {"file not found", "hopper.stl"});
 
     doc = baseScene();
@@ -560,7 +585,8 @@ TEST_CASE("random fill of a box: count, no overlaps, inside, radius statistics",
 
     // A big body already in the middle, and one with an explicit id.
     std::vector<BodySpec> existing(2);
-    existing[0].material = "glass", existing[0].radius = 0.3, existing[0].position = Vec3(0.5, 0.5, 0.5);
+    existing[0].material = "glass", existing[0].radius = 0.3,
+    existing[0].position = Vec3(0.5, 0.5, 0.5);
     existing[1].material = "glass", existing[1].radius = 0.05, existing[1].position = Vec3(5, 5, 5);
     existing[1].id = 10;
 
@@ -598,7 +624,8 @@ TEST_CASE("random fill of a tilted cylinder with normal radii", "[generators]") 
     fill.count = 300;
     fill.seed = 3;
     fill.radius.kind = SizeDistribution::Kind::Normal;
-    fill.radius.mean = 0.05, fill.radius.stddev = 0.005, fill.radius.min = 0.04, fill.radius.max = 0.06;
+    fill.radius.mean = 0.05, fill.radius.stddev = 0.005, fill.radius.min = 0.04,
+    fill.radius.max = 0.06;
     fill.region = CylinderRegion{Vec3(1, -1, 2), Vec3(1, 1, 1).normalized(), 0.5, 1.0};
     scene.fills.push_back(fill);
 
@@ -628,10 +655,12 @@ TEST_CASE("an impossible fill throws naming the generator", "[generators]") {
          "region": {"box": {"min": [0, 0, 0], "max": [1, 1, 1]}}}])");
     const std::string path = dir.write("impossible.json", doc.dump());
     const Scene scene = readSceneFile(path);
-    requireInputError([&] { generateBodies(scene, scene.bodies); },
-                      {path, "/generators/1", "fill", "enlarge the region or lower the count or the radius"});
+    requireInputError(
+        [&] { generateBodies(scene, scene.bodies); },
+        {path, "/generators/1", "fill", "enlarge the region or lower the count or the radius"});
 
-    // Possible in principle (50%) but beyond random sequential addition: gives up, saying how far it got.
+    // Possible in principle (50%) but beyond random sequential addition: gives up, saying how far
+    // it got.
     Scene dense = sceneWithMaterial();
     RandomFill fill;
     fill.material = "glass";
@@ -682,7 +711,8 @@ TEST_CASE("lattices have the right count and nearest-neighbour spacing", "[gener
     for (const Lattice& lattice : {sc, hcp}) {
         scene.lattices = {lattice};
         const auto bodies = generateBodies(scene, {});
-        REQUIRE(bodies.size() == static_cast<std::size_t>(lattice.counts[0] * lattice.counts[1] * lattice.counts[2]));
+        REQUIRE(bodies.size() == static_cast<std::size_t>(lattice.counts[0] * lattice.counts[1] *
+                                                          lattice.counts[2]));
         CHECK(bodies.front().position == lattice.origin);
         std::vector<double> nearest(bodies.size(), INFINITY);
         std::vector<int> neighbours(bodies.size(), 0);

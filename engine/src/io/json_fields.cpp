@@ -19,8 +19,8 @@ bool Range::contains(double x) const {
 
 std::string Range::describe() const {
     if (lo && hi)
-        return std::string("in ") + (lo_open ? "(" : "[") + formatNumber(*lo) + ", " + formatNumber(*hi) +
-               (hi_open ? ")" : "]");
+        return std::string("in ") + (lo_open ? "(" : "[") + formatNumber(*lo) + ", " +
+               formatNumber(*hi) + (hi_open ? ")" : "]");
     if (lo) return (lo_open ? "greater than " : "at least ") + formatNumber(*lo);
     if (hi) return (hi_open ? "less than " : "at most ") + formatNumber(*hi);
     return "";
@@ -29,9 +29,12 @@ std::string Range::describe() const {
 std::string child(const std::string& pointer, std::string_view key) {
     std::string out = pointer + "/";
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
@@ -48,11 +51,15 @@ std::string formatNumber(double x) {
 
 std::string describe(const Json& value) {
     switch (value.type()) {
-        case Json::value_t::null: return "null";
-        case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+        case Json::value_t::null:
+            return "null";
+        case Json::value_t::boolean:
+            return value.get<bool>() ? "true" : "false";
         case Json::value_t::number_integer:
-        case Json::value_t::number_unsigned: return "the number " + value.dump();
-        case Json::value_t::number_float: return "the number " + formatNumber(value.get<double>());
+        case Json::value_t::number_unsigned:
+            return "the number " + value.dump();
+        case Json::value_t::number_float:
+            return "the number " + formatNumber(value.get<double>());
         case Json::value_t::string: {
             std::string text = value.get<std::string>();
             if (text.size() > 40) text = text.substr(0, 37) + "...";
@@ -60,9 +67,12 @@ std::string describe(const Json& value) {
         }
         case Json::value_t::array:
             return value.empty() ? "an empty array"
-                                 : "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " element" : " elements");
-        case Json::value_t::object: return "an object";
-        default: return "an unsupported value";
+                                 : "an array of " + std::to_string(value.size()) +
+                                       (value.size() == 1 ? " element" : " elements");
+        case Json::value_t::object:
+            return "an object";
+        default:
+            return "an unsupported value";
     }
 }
 
@@ -91,11 +101,14 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-bool isWhole(double x) { return std::isfinite(x) && std::floor(x) == x; }
+bool isWhole(double x) {
+    return std::isfinite(x) && std::floor(x) == x;
+}
 
 }  // namespace
 
-std::optional<std::string> closestName(std::string_view name, const std::vector<std::string>& candidates) {
+std::optional<std::string> closestName(std::string_view name,
+                                       const std::vector<std::string>& candidates) {
     std::optional<std::string> best;
     std::size_t best_distance = std::numeric_limits<std::size_t>::max();
     for (const auto& candidate : candidates) {
@@ -117,10 +130,12 @@ void failType(const std::string& file, const std::string& pointer, std::string_v
     fail(file, pointer, "expected " + std::string(expected) + ", found " + describe(found));
 }
 
-double asNumber(const std::string& file, const std::string& pointer, const Json& value, const Range& range) {
+double asNumber(const std::string& file, const std::string& pointer, const Json& value,
+                const Range& range) {
     if (!value.is_number()) failType(file, pointer, "a number", value);
     const double x = value.get<double>();
-    if (!std::isfinite(x)) fail(file, pointer, "expected a finite number, found " + formatNumber(x));
+    if (!std::isfinite(x))
+        fail(file, pointer, "expected a finite number, found " + formatNumber(x));
     if (!range.contains(x))
         fail(file, pointer, "expected a number " + range.describe() + ", found " + formatNumber(x));
     return x;
@@ -131,8 +146,10 @@ long long asInteger(const std::string& file, const std::string& pointer, const J
     if (!value.is_number()) failType(file, pointer, "a whole number", value);
     long long n = 0;
     if (value.is_number_unsigned()) {
-        if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<long long>::max()))
-            fail(file, pointer, "expected a whole number, found " + value.dump() + ", which is too large");
+        if (value.get<std::uint64_t>() >
+            static_cast<std::uint64_t>(std::numeric_limits<long long>::max()))
+            fail(file, pointer,
+                 "expected a whole number, found " + value.dump() + ", which is too large");
         n = static_cast<long long>(value.get<std::uint64_t>());
     } else if (value.is_number_integer()) {
         n = value.get<long long>();
@@ -143,7 +160,8 @@ long long asInteger(const std::string& file, const std::string& pointer, const J
         n = static_cast<long long>(x);
     }
     if (!range.contains(static_cast<double>(n)))
-        fail(file, pointer, "expected a whole number " + range.describe() + ", found " + std::to_string(n));
+        fail(file, pointer,
+             "expected a whole number " + range.describe() + ", found " + std::to_string(n));
     return n;
 }
 
@@ -169,15 +187,19 @@ bool asBool(const std::string& file, const std::string& pointer, const Json& val
 }
 
 Vec3 asVec3(const std::string& file, const std::string& pointer, const Json& value) {
-    if (!value.is_array() || value.size() != 3) failType(file, pointer, "an array of 3 numbers [x, y, z]", value);
+    if (!value.is_array() || value.size() != 3)
+        failType(file, pointer, "an array of 3 numbers [x, y, z]", value);
     Vec3 v;
-    for (std::size_t k = 0; k < 3; ++k) v[static_cast<Eigen::Index>(k)] = asNumber(file, child(pointer, k), value[k]);
+    for (std::size_t k = 0; k < 3; ++k)
+        v[static_cast<Eigen::Index>(k)] = asNumber(file, child(pointer, k), value[k]);
     return v;
 }
 
 Vec3 unitLength(const Vec3& v) {
     const double n2 = v.squaredNorm();
-    return std::fabs(n2 - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon() ? v : Vec3(v / std::sqrt(n2));
+    return std::fabs(n2 - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()
+               ? v
+               : Vec3(v / std::sqrt(n2));
 }
 
 Vec3 asDirection(const std::string& file, const std::string& pointer, const Json& value) {
@@ -219,7 +241,9 @@ Object::Object(std::string file, std::string pointer, const Json& value,
     }
 }
 
-bool Object::has(std::string_view key) const { return find(key) != nullptr; }
+bool Object::has(std::string_view key) const {
+    return find(key) != nullptr;
+}
 
 const Json* Object::find(std::string_view key) const {
     auto it = value_->find(std::string(key));
@@ -249,27 +273,37 @@ long long Object::integer(std::string_view key, long long fallback, const Range&
     const Json* v = find(key);
     return v ? asInteger(file_, at(key), *v, range) : fallback;
 }
-std::string Object::string(std::string_view key) const { return asString(file_, at(key), required(key)); }
+std::string Object::string(std::string_view key) const {
+    return asString(file_, at(key), required(key));
+}
 std::string Object::string(std::string_view key, const std::string& fallback) const {
     const Json* v = find(key);
     return v ? asString(file_, at(key), *v) : fallback;
 }
-std::string Object::name(std::string_view key) const { return asName(file_, at(key), required(key)); }
+std::string Object::name(std::string_view key) const {
+    return asName(file_, at(key), required(key));
+}
 bool Object::boolean(std::string_view key, bool fallback) const {
     const Json* v = find(key);
     return v ? asBool(file_, at(key), *v) : fallback;
 }
-Vec3 Object::vec3(std::string_view key) const { return asVec3(file_, at(key), required(key)); }
+Vec3 Object::vec3(std::string_view key) const {
+    return asVec3(file_, at(key), required(key));
+}
 Vec3 Object::vec3(std::string_view key, const Vec3& fallback) const {
     const Json* v = find(key);
     return v ? asVec3(file_, at(key), *v) : fallback;
 }
-Vec3 Object::direction(std::string_view key) const { return asDirection(file_, at(key), required(key)); }
+Vec3 Object::direction(std::string_view key) const {
+    return asDirection(file_, at(key), required(key));
+}
 Vec3 Object::direction(std::string_view key, const Vec3& fallback) const {
     const Json* v = find(key);
     return v ? asDirection(file_, at(key), *v) : fallback;
 }
-const Json& Object::array(std::string_view key) const { return asArray(file_, at(key), required(key)); }
+const Json& Object::array(std::string_view key) const {
+    return asArray(file_, at(key), required(key));
+}
 Object Object::object(std::string_view key, std::initializer_list<std::string_view> allowed) const {
     return Object(file_, at(key), required(key), allowed);
 }

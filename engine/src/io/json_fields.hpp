@@ -43,12 +43,15 @@ std::string describe(const Json& value);
 std::string formatNumber(double x);
 // "a, b, c"
 std::string joinNames(const std::vector<std::string>& names);
-// The entry of `candidates` nearest to `name` by edit distance, if close enough to be a likely typo.
-std::optional<std::string> closestName(std::string_view name, const std::vector<std::string>& candidates);
+// The entry of `candidates` nearest to `name` by edit distance, if close enough to be a likely
+// typo.
+std::optional<std::string> closestName(std::string_view name,
+                                       const std::vector<std::string>& candidates);
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& message);
-[[noreturn]] void failType(const std::string& file, const std::string& pointer, std::string_view expected,
-                           const Json& found);
+[[noreturn]] void fail(const std::string& file, const std::string& pointer,
+                       const std::string& message);
+[[noreturn]] void failType(const std::string& file, const std::string& pointer,
+                           std::string_view expected, const Json& found);
 
 // Checks of a single value at `pointer`.
 double asNumber(const std::string& file, const std::string& pointer, const Json& value,
@@ -57,7 +60,8 @@ long long asInteger(const std::string& file, const std::string& pointer, const J
                     const Range& range = Range::any());
 std::uint64_t asUnsigned(const std::string& file, const std::string& pointer, const Json& value);
 std::string asString(const std::string& file, const std::string& pointer, const Json& value);
-std::string asName(const std::string& file, const std::string& pointer, const Json& value);  // non-empty
+std::string asName(const std::string& file, const std::string& pointer,
+                   const Json& value);  // non-empty
 bool asBool(const std::string& file, const std::string& pointer, const Json& value);
 Vec3 asVec3(const std::string& file, const std::string& pointer, const Json& value);
 // A direction: any non-zero 3-vector, returned with unit length.
@@ -91,7 +95,8 @@ public:
     double number(std::string_view key, const Range& range = Range::any()) const;
     double number(std::string_view key, double fallback, const Range& range = Range::any()) const;
     long long integer(std::string_view key, const Range& range = Range::any()) const;
-    long long integer(std::string_view key, long long fallback, const Range& range = Range::any()) const;
+    long long integer(std::string_view key, long long fallback,
+                      const Range& range = Range::any()) const;
     std::string string(std::string_view key) const;
     std::string string(std::string_view key, const std::string& fallback) const;
     std::string name(std::string_view key) const;  // required, non-empty string

@@ -19,8 +19,12 @@ public:
     bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using Event = nlohmann::json::parse_event_t;
         switch (event) {
-            case Event::object_start: frames_.push_back({true, {}, {}, 0}); break;
-            case Event::array_start: frames_.push_back({false, {}, {}, 0}); break;
+            case Event::object_start:
+                frames_.push_back({true, {}, {}, 0});
+                break;
+            case Event::array_start:
+                frames_.push_back({false, {}, {}, 0});
+                break;
             case Event::key: {
                 Frame& top = frames_.back();
                 const std::string key = parsed.get<std::string>();
@@ -33,7 +37,9 @@ public:
                 frames_.pop_back();
                 elementDone();
                 break;
-            case Event::value: elementDone(); break;
+            case Event::value:
+                elementDone();
+                break;
         }
         return true;
     }
@@ -89,12 +95,14 @@ Position positionOf(const std::string& text, std::size_t byte) {
 nlohmann::json parse(const std::string& text, const std::string& file) {
     DuplicateKeyWatch watch;
     try {
-        return nlohmann::json::parse(text, std::ref(watch), /*allow_exceptions=*/true, /*ignore_comments=*/true);
+        return nlohmann::json::parse(text, std::ref(watch), /*allow_exceptions=*/true,
+                                     /*ignore_comments=*/true);
     } catch (const nlohmann::json::parse_error& error) {
         // `byte` counts the characters read, the offending one included.
         const Position p = positionOf(text, error.byte > 0 ? error.byte - 1 : 0);
-        throw InputError(file, "", "malformed JSON at line " + std::to_string(p.line) + ", column " +
-                                       std::to_string(p.column) + ": " + reasonOf(error));
+        throw InputError(file, "",
+                         "malformed JSON at line " + std::to_string(p.line) + ", column " +
+                             std::to_string(p.column) + ": " + reasonOf(error));
     } catch (const DuplicateKeyWatch::Found& found) {
         throw InputError(file, found.pointer,
                          "duplicate field '" + found.key + "': each field may be given only once");

@@ -38,7 +38,8 @@ void Context::requireShape(const std::string& pointer, const std::string& name) 
     json_fields::requireDefined(file, pointer, name, "shape", shapeNames());
 }
 
-std::string Context::resolvePath(const std::string& pointer, const std::string& text, bool must_exist) const {
+std::string Context::resolvePath(const std::string& pointer, const std::string& text,
+                                 bool must_exist) const {
     const fs::path given(text);
     std::error_code ec;
     fs::path resolved = fs::absolute(given.is_absolute() ? given : base_dir / given, ec);
@@ -46,10 +47,15 @@ std::string Context::resolvePath(const std::string& pointer, const std::string& 
     resolved = ec ? resolved.lexically_normal() : canonical;
     if (must_exist) {
         if (!fs::exists(resolved, ec))
-            json_fields::fail(file, pointer, "file not found: " + resolved.string() +
-                                                 (given.is_absolute() ? "" : " ('" + text + "' relative to the scene's folder)"));
+            json_fields::fail(
+                file, pointer,
+                "file not found: " + resolved.string() +
+                    (given.is_absolute() ? ""
+                                         : " ('" + text + "' relative to the scene's folder)"));
         if (!fs::is_regular_file(resolved, ec))
-            json_fields::fail(file, pointer, "expected a file, found a folder or special file: " + resolved.string());
+            json_fields::fail(
+                file, pointer,
+                "expected a file, found a folder or special file: " + resolved.string());
     }
     return resolved.string();
 }
@@ -64,36 +70,47 @@ void checkHeader(const nlohmann::json& doc, const std::string& file) {
     if (!doc.is_object()) json_fields::failType(file, "", "a JSON object (a GrainLab scene)", doc);
     const auto format = doc.find("format");
     if (format == doc.end())
-        json_fields::fail(file, "/format", std::string("missing required field 'format'; a scene file starts with "
-                                                       "\"format\": \"") + kSceneFormatName + "\"");
+        json_fields::fail(file, "/format",
+                          std::string("missing required field 'format'; a scene file starts with "
+                                      "\"format\": \"") +
+                              kSceneFormatName + "\"");
     if (!format->is_string() || format->get<std::string>() != kSceneFormatName)
-        json_fields::fail(file, "/format", std::string("expected \"") + kSceneFormatName + "\", found " +
-                                               json_fields::describe(*format) + ": this is not a GrainLab scene file");
+        json_fields::fail(file, "/format",
+                          std::string("expected \"") + kSceneFormatName + "\", found " +
+                              json_fields::describe(*format) +
+                              ": this is not a GrainLab scene file");
     const auto version = doc.find("version");
     if (version == doc.end())
-        json_fields::fail(file, "/version", "missing required field 'version'; this GrainLab reads version " +
-                                                std::to_string(kSceneFormatVersion));
-    const long long v = json_fields::asInteger(file, "/version", *version, json_fields::Range::atLeast(1));
+        json_fields::fail(file, "/version",
+                          "missing required field 'version'; this GrainLab reads version " +
+                              std::to_string(kSceneFormatVersion));
+    const long long v =
+        json_fields::asInteger(file, "/version", *version, json_fields::Range::atLeast(1));
     if (v != kSceneFormatVersion)
-        json_fields::fail(file, "/version", "this file is version " + std::to_string(v) + "; this GrainLab reads version " +
-                                                std::to_string(kSceneFormatVersion) +
-                                                (v > kSceneFormatVersion ? " (was it written by a newer GrainLab?)" : ""));
+        json_fields::fail(
+            file, "/version",
+            "this file is version " + std::to_string(v) + "; this GrainLab reads version " +
+                std::to_string(kSceneFormatVersion) +
+                (v > kSceneFormatVersion ? " (was it written by a newer GrainLab?)" : ""));
 }
 
 }  // namespace
 
-Scene parseScene(const nlohmann::json& doc, const std::string& source_file, const fs::path& base_dir) {
+Scene parseScene(const nlohmann::json& doc, const std::string& source_file,
+                 const fs::path& base_dir) {
     checkHeader(doc, source_file);
-    const json_fields::Object top(source_file, "", doc,
-                                  {"format", "version", "name", "description", "materials", "shapes", "bodies",
-                                   "generators", "lammps_data", "walls", "domain", "gravity", "plugins",
-                                   "time_step", "skin", "max_initial_overlap", "threads", "run", "output"});
+    const json_fields::Object top(
+        source_file, "", doc,
+        {"format", "version", "name", "description", "materials", "shapes", "bodies", "generators",
+         "lammps_data", "walls", "domain", "gravity", "plugins", "time_step", "skin",
+         "max_initial_overlap", "threads", "run", "output"});
     Scene scene;
     scene.source_file = source_file;
     scene.name = top.string("name", fs::path(source_file).stem().string());
     scene.description = top.string("description", "");
 
-    scene_parse::Context context{source_file, base_dir.empty() ? fs::current_path() : base_dir, scene};
+    scene_parse::Context context{source_file, base_dir.empty() ? fs::current_path() : base_dir,
+                                 scene};
     scene_parse::parseMaterials(top, context);
     scene_parse::parseShapes(top, context);
     scene_parse::parseBodies(top, context);
@@ -108,12 +125,14 @@ Scene parseScene(const nlohmann::json& doc, const std::string& source_file, cons
 
 Scene readSceneFile(const std::string& path) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) throw InputError(path, "", "expected a scene file, found a folder");
+    if (fs::is_directory(path, ec))
+        throw InputError(path, "", "expected a scene file, found a folder");
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         const int error = errno;
-        throw InputError(path, "", std::string("cannot open scene file: ") +
-                                       (error ? std::strerror(error) : "unknown reason"));
+        throw InputError(path, "",
+                         std::string("cannot open scene file: ") +
+                             (error ? std::strerror(error) : "unknown reason"));
     }
     std::ostringstream text;
     text << in.rdbuf();

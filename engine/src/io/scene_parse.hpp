@@ -26,7 +26,8 @@ struct Context {
     void requireShape(const std::string& pointer, const std::string& name) const;
     // `text` resolved against base_dir, absolute and normalised. With must_exist, fails unless it
     // names an existing regular file.
-    std::string resolvePath(const std::string& pointer, const std::string& text, bool must_exist) const;
+    std::string resolvePath(const std::string& pointer, const std::string& text,
+                            bool must_exist) const;
 };
 
 // scene_parse_particles.cpp

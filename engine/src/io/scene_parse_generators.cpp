@@ -16,7 +16,8 @@ std::string checkChoice(const std::string& file, const std::string& at, const st
     for (const auto& c : choices)
         if (c == choice) return choice;
     std::string message = "unknown " + key + " '" + choice + "'";
-    if (auto guess = json_fields::closestName(choice, choices)) message += " (did you mean '" + *guess + "'?)";
+    if (auto guess = json_fields::closestName(choice, choices))
+        message += " (did you mean '" + *guess + "'?)";
     json_fields::fail(file, at, message + "; expected one of: " + json_fields::joinNames(choices));
 }
 
@@ -28,8 +29,9 @@ std::string selector(const std::string& file, const std::string& pointer, const 
     const std::string at = json_fields::child(pointer, key);
     auto it = value.find(key);
     if (it == value.end())
-        json_fields::fail(file, at, "missing required field '" + key + "'; expected one of: " +
-                                        json_fields::joinNames(choices));
+        json_fields::fail(file, at,
+                          "missing required field '" + key +
+                              "'; expected one of: " + json_fields::joinNames(choices));
     return checkChoice(file, at, key, json_fields::asString(file, at, *it), choices);
 }
 
@@ -44,8 +46,10 @@ SizeDistribution parseRadius(const Object& fields) {
         return size;
     }
     if (!value.is_object())
-        json_fields::failType(fields.file(), pointer, "a number or an object with a \"distribution\"", value);
-    const std::string kind = selector(fields.file(), pointer, value, "distribution", {"uniform", "normal"});
+        json_fields::failType(fields.file(), pointer,
+                              "a number or an object with a \"distribution\"", value);
+    const std::string kind =
+        selector(fields.file(), pointer, value, "distribution", {"uniform", "normal"});
     if (kind == "uniform") {
         const Object d(fields.file(), pointer, value, {"distribution", "min", "max"});
         size.kind = SizeDistribution::Kind::Uniform;
@@ -53,7 +57,8 @@ SizeDistribution parseRadius(const Object& fields) {
         size.max = d.number("max", Range::atLeast(size.min));
         size.mean = 0.5 * (size.min + size.max);
     } else {
-        const Object d(fields.file(), pointer, value, {"distribution", "mean", "stddev", "min", "max"});
+        const Object d(fields.file(), pointer, value,
+                       {"distribution", "mean", "stddev", "min", "max"});
         size.kind = SizeDistribution::Kind::Normal;
         size.mean = d.number("mean", Range::above(0));
         size.stddev = d.number("stddev", Range::atLeast(0));
@@ -77,8 +82,9 @@ Region parseRegion(const Object& fields) {
         out.max = box.vec3("max");
         for (int k = 0; k < 3; ++k)
             if (!(out.max[k] > out.min[k]))
-                box.fail("max", "expected max greater than min on every axis; on " + std::string(1, "xyz"[k]) +
-                                    " max is " + json_fields::formatNumber(out.max[k]) + " and min is " +
+                box.fail("max", "expected max greater than min on every axis; on " +
+                                    std::string(1, "xyz"[k]) + " max is " +
+                                    json_fields::formatNumber(out.max[k]) + " and min is " +
                                     json_fields::formatNumber(out.min[k]));
         return out;
     }
@@ -107,10 +113,11 @@ void parseRandomFill(const Object& fields, int index, Context& context) {
     commonFields(fields, context, fill.shape, fill.material, fill.velocity, fill.frozen);
     const long long count = fields.integer("count", Range::atLeast(1));
     if (count > kMaxGeneratedBodies)
-        fields.fail("count", "expected at most " + std::to_string(kMaxGeneratedBodies) + " bodies per generator, found " +
-                                 std::to_string(count));
+        fields.fail("count", "expected at most " + std::to_string(kMaxGeneratedBodies) +
+                                 " bodies per generator, found " + std::to_string(count));
     fill.count = static_cast<int>(count);
-    fill.seed = fields.has("seed") ? json_fields::asUnsigned(fields.file(), fields.at("seed"), fields.required("seed"))
+    fill.seed = fields.has("seed") ? json_fields::asUnsigned(fields.file(), fields.at("seed"),
+                                                             fields.required("seed"))
                                    : fill.seed;
     fill.radius = parseRadius(fields);
     fill.region = parseRegion(fields);
@@ -120,18 +127,21 @@ void parseRandomFill(const Object& fields, int index, Context& context) {
 void parseLattice(const Object& fields, int index, Context& context) {
     Lattice lattice;
     lattice.source_index = index;
-    commonFields(fields, context, lattice.shape, lattice.material, lattice.velocity, lattice.frozen);
-    const std::string kind =
-        checkChoice(fields.file(), fields.at("kind"), "kind", fields.string("kind"), {"simple_cubic", "hcp"});
+    commonFields(fields, context, lattice.shape, lattice.material, lattice.velocity,
+                 lattice.frozen);
+    const std::string kind = checkChoice(fields.file(), fields.at("kind"), "kind",
+                                         fields.string("kind"), {"simple_cubic", "hcp"});
     lattice.kind = kind == "hcp" ? Lattice::Kind::HexagonalClosePacked : Lattice::Kind::SimpleCubic;
     lattice.origin = fields.vec3("origin", lattice.origin);
     const Json& counts = fields.required("counts");
     if (!counts.is_array() || counts.size() != 3)
-        json_fields::failType(fields.file(), fields.at("counts"), "an array of 3 whole numbers [nx, ny, nz]", counts);
+        json_fields::failType(fields.file(), fields.at("counts"),
+                              "an array of 3 whole numbers [nx, ny, nz]", counts);
     long long total = 1;
     for (std::size_t k = 0; k < 3; ++k) {
-        const long long n = json_fields::asInteger(fields.file(), json_fields::child(fields.at("counts"), k), counts[k],
-                                                   Range::atLeast(1));
+        const long long n =
+            json_fields::asInteger(fields.file(), json_fields::child(fields.at("counts"), k),
+                                   counts[k], Range::atLeast(1));
         total = n > kMaxGeneratedBodies ? kMaxGeneratedBodies + 1 : total * n;
         if (total > kMaxGeneratedBodies)
             fields.fail("counts", "expected at most " + std::to_string(kMaxGeneratedBodies) +
@@ -143,7 +153,8 @@ void parseLattice(const Object& fields, int index, Context& context) {
     if (lattice.spacing < 2.0 * lattice.radius)
         fields.fail("spacing", "expected a spacing of at least the diameter " +
                                    json_fields::formatNumber(2.0 * lattice.radius) + ", found " +
-                                   json_fields::formatNumber(lattice.spacing) + ": neighbours would overlap");
+                                   json_fields::formatNumber(lattice.spacing) +
+                                   ": neighbours would overlap");
     context.scene.lattices.push_back(lattice);
 }
 
@@ -157,16 +168,17 @@ void parseGenerators(const Object& top, Context& context) {
     for (std::size_t k = 0; k < list->size(); ++k) {
         const std::string at = json_fields::child(pointer, k);
         const Json& value = (*list)[k];
-        const std::string type = selector(context.file, at, value, "type", {"random_fill", "lattice"});
+        const std::string type =
+            selector(context.file, at, value, "type", {"random_fill", "lattice"});
         if (type == "random_fill") {
             parseRandomFill(Object(context.file, at, value,
-                                   {"type", "shape", "material", "count", "seed", "radius", "region",
-                                    "velocity", "frozen"}),
+                                   {"type", "shape", "material", "count", "seed", "radius",
+                                    "region", "velocity", "frozen"}),
                             static_cast<int>(k), context);
         } else {
             parseLattice(Object(context.file, at, value,
-                                {"type", "kind", "shape", "material", "origin", "counts", "radius", "spacing",
-                                 "velocity", "frozen"}),
+                                {"type", "kind", "shape", "material", "origin", "counts", "radius",
+                                 "spacing", "velocity", "frozen"}),
                          static_cast<int>(k), context);
         }
     }

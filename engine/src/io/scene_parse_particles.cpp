@@ -29,7 +29,8 @@ void parseMaterials(const Object& top, Context& context) {
         m.poisson_ratio = fields.number("poisson_ratio", m.poisson_ratio, Range::open(-1, 0.5));
         m.restitution = fields.number("restitution", m.restitution, Range::openClosed(0, 1));
         m.friction = fields.number("friction", m.friction, Range::atLeast(0));
-        m.rolling_friction = fields.number("rolling_friction", m.rolling_friction, Range::atLeast(0));
+        m.rolling_friction =
+            fields.number("rolling_friction", m.rolling_friction, Range::atLeast(0));
         context.scene.materials.push_back(m);
     }
 }
@@ -41,14 +42,16 @@ void parseShapes(const Object& top, Context& context) {
     json_fields::asArray(context.file, pointer, *list);
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t k = 0; k < list->size(); ++k) {
-        const Object fields(context.file, json_fields::child(pointer, k), (*list)[k], {"name", "kind"});
+        const Object fields(context.file, json_fields::child(pointer, k), (*list)[k],
+                            {"name", "kind"});
         ShapeSpec shape;
         shape.name = fields.name("name");
         if (auto [it, fresh] = seen.emplace(shape.name, k); !fresh)
             fields.fail("name", "duplicate shape name '" + shape.name + "' (also defined at " +
                                     json_fields::child(pointer, it->second) + ")");
         const std::string kind = fields.string("kind");
-        if (kind != "sphere") fields.fail("kind", "unknown shape kind '" + kind + "'; supported kinds: sphere");
+        if (kind != "sphere")
+            fields.fail("kind", "unknown shape kind '" + kind + "'; supported kinds: sphere");
         shape.kind = ShapeSpec::Kind::Sphere;
         // The built-in "sphere" may be listed for clarity; it is not a second definition.
         bool builtin = false;
@@ -57,7 +60,8 @@ void parseShapes(const Object& top, Context& context) {
         if (builtin) continue;
         for (const auto& existing : context.scene.shapes)
             if (existing.name == shape.name)
-                fields.fail("name", "shape name '" + shape.name + "' is built in with another kind");
+                fields.fail("name",
+                            "shape name '" + shape.name + "' is built in with another kind");
         context.scene.shapes.push_back(shape);
     }
 }
@@ -76,7 +80,9 @@ Quat parseOrientation(const Object& fields) {
         c[k] = json_fields::asNumber(fields.file(), json_fields::child(pointer, k), (*value)[k]);
     Quat q(c[0], c[1], c[2], c[3]);
     const double n2 = q.squaredNorm();
-    if (!(n2 > 0.0)) fields.fail("orientation", "expected a non-zero quaternion [w, x, y, z], found [0, 0, 0, 0]");
+    if (!(n2 > 0.0))
+        fields.fail("orientation",
+                    "expected a non-zero quaternion [w, x, y, z], found [0, 0, 0, 0]");
     if (std::fabs(n2 - 1.0) > 4.0 * std::numeric_limits<double>::epsilon()) q.normalize();
     return q;
 }
@@ -92,8 +98,8 @@ void parseBodies(const Object& top, Context& context) {
     context.scene.bodies.reserve(list->size());
     for (std::size_t k = 0; k < list->size(); ++k) {
         const Object fields(context.file, json_fields::child(pointer, k), (*list)[k],
-                            {"shape", "material", "radius", "position", "velocity", "angular_velocity",
-                             "orientation", "frozen", "id"});
+                            {"shape", "material", "radius", "position", "velocity",
+                             "angular_velocity", "orientation", "frozen", "id"});
         BodySpec body;
         body.shape = fields.string("shape", body.shape);
         context.requireShape(fields.at("shape"), body.shape);
@@ -108,8 +114,9 @@ void parseBodies(const Object& top, Context& context) {
         if (fields.has("id")) {
             body.id = fields.integer("id", Range::atLeast(1));
             if (auto [it, fresh] = ids.emplace(body.id, k); !fresh)
-                fields.fail("id", "duplicate body id " + std::to_string(body.id) + " (also used at " +
-                                      json_fields::child(pointer, it->second) + "/id)");
+                fields.fail("id", "duplicate body id " + std::to_string(body.id) +
+                                      " (also used at " + json_fields::child(pointer, it->second) +
+                                      "/id)");
         }
         context.scene.bodies.push_back(body);
     }

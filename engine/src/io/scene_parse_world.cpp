@@ -19,15 +19,19 @@ void parseLammpsData(const Object& top, Context& context) {
     // The keys are atom types, so they are checked as numbers rather than against a list of names.
     const Json& types = fields.required("material_by_type");
     if (!types.is_object())
-        json_fields::failType(context.file, fields.at("material_by_type"), "an object {\"type\": \"material\"}", types);
+        json_fields::failType(context.file, fields.at("material_by_type"),
+                              "an object {\"type\": \"material\"}", types);
     for (const auto& member : types.items()) {
         const std::string at = json_fields::child(fields.at("material_by_type"), member.key());
         const std::string& key = member.key();
-        const bool digits = !key.empty() && key.size() <= 9 &&
-                            std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits =
+            !key.empty() && key.size() <= 9 &&
+            std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (!digits || std::stoi(key) < 1)
-            json_fields::fail(context.file, at,
-                              "expected an atom type (a whole number of at least 1) as the key, found '" + key + "'");
+            json_fields::fail(
+                context.file, at,
+                "expected an atom type (a whole number of at least 1) as the key, found '" + key +
+                    "'");
         const std::string material = json_fields::asName(context.file, at, member.value());
         context.requireMaterial(at, material);
         data.material_by_type[std::stoi(key)] = material;
@@ -37,8 +41,10 @@ void parseLammpsData(const Object& top, Context& context) {
         json_fields::asArray(context.file, fields.at("frozen_types"), *frozen);
         for (std::size_t k = 0; k < frozen->size(); ++k) {
             const std::string at = json_fields::child(fields.at("frozen_types"), k);
-            const long long type = json_fields::asInteger(context.file, at, (*frozen)[k], Range::atLeast(1));
-            if (type > std::numeric_limits<int>::max() || !data.material_by_type.count(static_cast<int>(type)))
+            const long long type =
+                json_fields::asInteger(context.file, at, (*frozen)[k], Range::atLeast(1));
+            if (type > std::numeric_limits<int>::max() ||
+                !data.material_by_type.count(static_cast<int>(type)))
                 json_fields::fail(context.file, at,
                                   "atom type " + std::to_string(type) + " has no material in " +
                                       fields.at("material_by_type"));
@@ -53,7 +59,8 @@ namespace {
 WallMotion parseMotion(const Object& wall) {
     WallMotion motion;
     if (!wall.has("motion")) return motion;
-    const Object fields = wall.object("motion", {"velocity", "angular_velocity", "center", "surface_velocity"});
+    const Object fields =
+        wall.object("motion", {"velocity", "angular_velocity", "center", "surface_velocity"});
     motion.velocity = fields.vec3("velocity", motion.velocity);
     motion.angular_velocity = fields.vec3("angular_velocity", motion.angular_velocity);
     motion.center = fields.vec3("center", motion.center);
@@ -76,16 +83,21 @@ void parseWalls(const Object& top, Context& context) {
         auto type_it = value.find("type");
         const std::string type_at = json_fields::child(at, "type");
         if (type_it == value.end())
-            json_fields::fail(context.file, type_at, "missing required field 'type'; expected one of: plane, mesh");
+            json_fields::fail(context.file, type_at,
+                              "missing required field 'type'; expected one of: plane, mesh");
         const std::string type = json_fields::asString(context.file, type_at, *type_it);
         if (type != "plane" && type != "mesh")
-            json_fields::fail(context.file, type_at, "unknown wall type '" + type + "'; expected one of: plane, mesh");
+            json_fields::fail(context.file, type_at,
+                              "unknown wall type '" + type + "'; expected one of: plane, mesh");
 
-        const Object fields = type == "plane"
-                                  ? Object(context.file, at, value, {"type", "name", "point", "normal", "material", "motion"})
-                                  : Object(context.file, at, value,
-                                           {"type", "name", "file", "scale", "translation", "material", "motion"});
-        const std::string name = fields.has("name") ? fields.name("name") : "wall-" + std::to_string(k);
+        const Object fields =
+            type == "plane"
+                ? Object(context.file, at, value,
+                         {"type", "name", "point", "normal", "material", "motion"})
+                : Object(context.file, at, value,
+                         {"type", "name", "file", "scale", "translation", "material", "motion"});
+        const std::string name =
+            fields.has("name") ? fields.name("name") : "wall-" + std::to_string(k);
         if (auto [it, fresh] = names.emplace(name, k); !fresh)
             fields.fail("name", "duplicate wall name '" + name + "' (also used at " +
                                     json_fields::child(pointer, it->second) + ")");
@@ -125,15 +137,17 @@ void parseDomain(const Object& top, Context& context) {
     domain.max = fields.vec3("max");
     for (int k = 0; k < 3; ++k)
         if (!(domain.max[k] > domain.min[k]))
-            fields.fail("max", "expected max greater than min on every axis; on " + std::string(1, "xyz"[k]) +
-                                   " max is " + json_fields::formatNumber(domain.max[k]) + " and min is " +
+            fields.fail("max", "expected max greater than min on every axis; on " +
+                                   std::string(1, "xyz"[k]) + " max is " +
+                                   json_fields::formatNumber(domain.max[k]) + " and min is " +
                                    json_fields::formatNumber(domain.min[k]));
     if (const Json* periodic = fields.find("periodic")) {
         if (!periodic->is_array() || periodic->size() != 3)
-            json_fields::failType(context.file, fields.at("periodic"), "an array of 3 booleans [x, y, z]", *periodic);
+            json_fields::failType(context.file, fields.at("periodic"),
+                                  "an array of 3 booleans [x, y, z]", *periodic);
         for (std::size_t k = 0; k < 3; ++k)
-            domain.periodic[k] =
-                json_fields::asBool(context.file, json_fields::child(fields.at("periodic"), k), (*periodic)[k]);
+            domain.periodic[k] = json_fields::asBool(
+                context.file, json_fields::child(fields.at("periodic"), k), (*periodic)[k]);
     }
 }
 

@@ -14,7 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 using OJson = nlohmann::ordered_json;
 
-OJson vec(const Vec3& v) { return OJson::array({v.x(), v.y(), v.z()}); }
+OJson vec(const Vec3& v) {
+    return OJson::array({v.x(), v.y(), v.z()});
+}
 
 // Paths are stored absolute; files carry them relative to their own folder so a project folder
 // can be moved as a whole.
@@ -44,7 +46,8 @@ OJson bodyJson(const BodySpec& b) {
     if (!b.velocity.isZero(0)) out["velocity"] = vec(b.velocity);
     if (!b.angular_velocity.isZero(0)) out["angular_velocity"] = vec(b.angular_velocity);
     const Quat& q = b.orientation;
-    if (q.coeffs() != Quat::Identity().coeffs()) out["orientation"] = OJson::array({q.w(), q.x(), q.y(), q.z()});
+    if (q.coeffs() != Quat::Identity().coeffs())
+        out["orientation"] = OJson::array({q.w(), q.x(), q.y(), q.z()});
     if (b.frozen) out["frozen"] = true;
     if (b.id >= 0) out["id"] = b.id;
     return out;
@@ -55,9 +58,13 @@ OJson radiusJson(const SizeDistribution& size) {
         case SizeDistribution::Kind::Uniform:
             return {{"distribution", "uniform"}, {"min", size.min}, {"max", size.max}};
         case SizeDistribution::Kind::Normal:
-            return {{"distribution", "normal"}, {"mean", size.mean}, {"stddev", size.stddev},
-                    {"min", size.min}, {"max", size.max}};
-        case SizeDistribution::Kind::Constant: break;
+            return {{"distribution", "normal"},
+                    {"mean", size.mean},
+                    {"stddev", size.stddev},
+                    {"min", size.min},
+                    {"max", size.max}};
+        case SizeDistribution::Kind::Constant:
+            break;
     }
     return size.value;
 }
@@ -67,13 +74,22 @@ OJson regionJson(const Region& region) {
         return {{"box", {{"min", vec(box->min)}, {"max", vec(box->max)}}}};
     const auto& c = std::get<CylinderRegion>(region);
     return {{"cylinder",
-             {{"base_center", vec(c.base_center)}, {"axis", vec(c.axis)}, {"radius", c.radius}, {"height", c.height}}}};
+             {{"base_center", vec(c.base_center)},
+              {"axis", vec(c.axis)},
+              {"radius", c.radius},
+              {"height", c.height}}}};
 }
 
 OJson fillJson(const RandomFill& f) {
-    return {{"type", "random_fill"}, {"shape", f.shape},   {"material", f.material},
-            {"count", f.count},      {"seed", f.seed},     {"radius", radiusJson(f.radius)},
-            {"region", regionJson(f.region)}, {"velocity", vec(f.velocity)}, {"frozen", f.frozen}};
+    return {{"type", "random_fill"},
+            {"shape", f.shape},
+            {"material", f.material},
+            {"count", f.count},
+            {"seed", f.seed},
+            {"radius", radiusJson(f.radius)},
+            {"region", regionJson(f.region)},
+            {"velocity", vec(f.velocity)},
+            {"frozen", f.frozen}};
 }
 
 OJson latticeJson(const Lattice& l) {
@@ -93,10 +109,13 @@ OJson latticeJson(const Lattice& l) {
 OJson generatorsJson(const Scene& scene) {
     std::vector<std::pair<long, OJson>> ordered;
     long made = 0;
-    auto key = [&](int source_index) { return source_index >= 0 ? long{source_index} : (1L << 40) + made++; };
+    auto key = [&](int source_index) {
+        return source_index >= 0 ? long{source_index} : (1L << 40) + made++;
+    };
     for (const auto& f : scene.fills) ordered.emplace_back(key(f.source_index), fillJson(f));
     for (const auto& l : scene.lattices) ordered.emplace_back(key(l.source_index), latticeJson(l));
-    std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     OJson out = OJson::array();
     for (auto& entry : ordered) out.push_back(std::move(entry.second));
     return out;
@@ -112,11 +131,19 @@ OJson motionJson(const WallMotion& m) {
 OJson wallsJson(const Scene& scene, const fs::path& base_dir) {
     OJson out = OJson::array();
     for (const auto& p : scene.planes)
-        out.push_back({{"type", "plane"}, {"name", p.name}, {"point", vec(p.point)}, {"normal", vec(p.normal)},
-                       {"material", p.material}, {"motion", motionJson(p.motion)}});
+        out.push_back({{"type", "plane"},
+                       {"name", p.name},
+                       {"point", vec(p.point)},
+                       {"normal", vec(p.normal)},
+                       {"material", p.material},
+                       {"motion", motionJson(p.motion)}});
     for (const auto& m : scene.meshes)
-        out.push_back({{"type", "mesh"}, {"name", m.name}, {"file", relativePath(m.file, base_dir)},
-                       {"scale", m.scale}, {"translation", vec(m.translation)}, {"material", m.material},
+        out.push_back({{"type", "mesh"},
+                       {"name", m.name},
+                       {"file", relativePath(m.file, base_dir)},
+                       {"scale", m.scale},
+                       {"translation", vec(m.translation)},
+                       {"material", m.material},
                        {"motion", motionJson(m.motion)}});
     return out;
 }
@@ -149,15 +176,18 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     if (scene.lammps_data) {
         const LammpsDataSource& data = *scene.lammps_data;
         OJson types = OJson::object();
-        for (const auto& [type, material] : data.material_by_type) types[std::to_string(type)] = material;
+        for (const auto& [type, material] : data.material_by_type)
+            types[std::to_string(type)] = material;
         doc["lammps_data"] = {{"file", relativePath(data.file, base_dir)},
                               {"material_by_type", types},
                               {"frozen_types", data.frozen_types}};
     }
     doc["walls"] = wallsJson(scene, base_dir);
-    doc["domain"] = {{"min", vec(scene.domain.min)},
-                     {"max", vec(scene.domain.max)},
-                     {"periodic", {scene.domain.periodic[0], scene.domain.periodic[1], scene.domain.periodic[2]}}};
+    doc["domain"] = {
+        {"min", vec(scene.domain.min)},
+        {"max", vec(scene.domain.max)},
+        {"periodic",
+         {scene.domain.periodic[0], scene.domain.periodic[1], scene.domain.periodic[2]}}};
     doc["gravity"] = vec(scene.gravity);
     doc["plugins"] = {{"integrator", pluginJson(scene.integrator)},
                       {"contact_model", pluginJson(scene.contact_model)},
@@ -166,8 +196,10 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     doc["skin"] = scene.skin;
     doc["max_initial_overlap"] = scene.max_initial_overlap;
     doc["threads"] = scene.threads;
-    if (scene.run.steps > 0) doc["run"] = {{"steps", scene.run.steps}};
-    else if (scene.run.time > 0) doc["run"] = {{"time", scene.run.time}};
+    if (scene.run.steps > 0)
+        doc["run"] = {{"steps", scene.run.steps}};
+    else if (scene.run.time > 0)
+        doc["run"] = {{"time", scene.run.time}};
     doc["output"] = {{"directory", relativePath(scene.output.directory, base_dir)},
                      {"every_steps", scene.output.every_steps},
                      {"contacts", scene.output.contacts}};

@@ -16,14 +16,16 @@ std::vector<Vec3> latticeSites(const Lattice& lattice) {
     const double d = lattice.spacing;
     const bool hcp = lattice.kind == Lattice::Kind::HexagonalClosePacked;
     std::vector<Vec3> sites;
-    sites.reserve(static_cast<std::size_t>(lattice.counts[0]) * lattice.counts[1] * lattice.counts[2]);
+    sites.reserve(static_cast<std::size_t>(lattice.counts[0]) * lattice.counts[1] *
+                  lattice.counts[2]);
     for (int k = 0; k < lattice.counts[2]; ++k)
         for (int j = 0; j < lattice.counts[1]; ++j)
             for (int i = 0; i < lattice.counts[0]; ++i) {
                 Vec3 offset(i, j, k);
                 if (hcp) {
-                    offset = Vec3(i + 0.5 * ((j + k) % 2), std::sqrt(3.0) / 2.0 * (j + (k % 2) / 3.0),
-                                  std::sqrt(6.0) / 3.0 * k);
+                    offset =
+                        Vec3(i + 0.5 * ((j + k) % 2), std::sqrt(3.0) / 2.0 * (j + (k % 2) / 3.0),
+                             std::sqrt(6.0) / 3.0 * k);
                 }
                 sites.push_back(lattice.origin + d * offset);
             }
@@ -59,7 +61,8 @@ long orderKey(int source_index, std::size_t k, bool fill) {
 // Where a generator sits in the file; generators made in code have no position, so they are
 // named by their place in scene.fills / scene.lattices.
 std::string pointerOf(int source_index, std::size_t fallback) {
-    return "/generators/" + std::to_string(source_index >= 0 ? static_cast<std::size_t>(source_index) : fallback);
+    return "/generators/" +
+           std::to_string(source_index >= 0 ? static_cast<std::size_t>(source_index) : fallback);
 }
 
 }  // namespace
@@ -96,14 +99,16 @@ std::vector<BodySpec> generateBodies(const Scene& scene, const std::vector<BodyS
         const RandomFill& fill = scene.fills[k];
         const std::string pointer = pointerOf(fill.source_index, k);
         if (scene.materialIndex(fill.material) < 0)
-            throw InputError(scene.source_file, pointer + "/material", "unknown material '" + fill.material + "'");
+            throw InputError(scene.source_file, pointer + "/material",
+                             "unknown material '" + fill.material + "'");
         made[n_lattices + k] = detail::randomFill(fill, obstacles, scene.source_file, pointer);
         addObstacles(obstacles, made[n_lattices + k]);
     }
 
     std::vector<std::size_t> output(made.size());
     for (std::size_t k = 0; k < output.size(); ++k) output[k] = k;
-    std::stable_sort(output.begin(), output.end(), [&](std::size_t a, std::size_t b) { return order_key[a] < order_key[b]; });
+    std::stable_sort(output.begin(), output.end(),
+                     [&](std::size_t a, std::size_t b) { return order_key[a] < order_key[b]; });
 
     std::int64_t next_id = static_cast<std::int64_t>(existing.size());
     for (const auto& b : existing) next_id = std::max(next_id, b.id);

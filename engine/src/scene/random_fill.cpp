@@ -47,7 +47,8 @@ public:
     const Vec3& upper() const { return hi_; }
 
     bool fits(double r) const {
-        if (const auto* box = std::get_if<BoxRegion>(&region_)) return ((box->max - box->min).array() >= 2 * r).all();
+        if (const auto* box = std::get_if<BoxRegion>(&region_))
+            return ((box->max - box->min).array() >= 2 * r).all();
         const auto& c = std::get<CylinderRegion>(region_);
         return c.radius >= r && c.height >= 2 * r;
     }
@@ -61,9 +62,8 @@ public:
         }
         const auto& c = std::get<CylinderRegion>(region_);
         const double along = random.uniform(r, c.height - r);
-        const double rho = (c.radius - r) * std::sqrt(random.uniform());  // uniform over the disk
-        const double angle = 2.0 * kPi * random.uniform();
-        return c.base_center + along * c.axis + rho * (std::cos(angle) * e1_ + std::sin(angle) * e2_);
+        const auto [x, y] = random.inUnitDisk();
+        return c.base_center + along * c.axis + (c.radius - r) * (x * e1_ + y * e2_);
     }
 
 private:
@@ -74,7 +74,8 @@ private:
 
 double sampleRadius(const SizeDistribution& size, SeededRandom& random) {
     switch (size.kind) {
-        case SizeDistribution::Kind::Uniform: return random.uniform(size.min, size.max);
+        case SizeDistribution::Kind::Uniform:
+            return random.uniform(size.min, size.max);
         case SizeDistribution::Kind::Normal:
             // Truncated normal by rejection; the parser guarantees min <= mean <= max, so the
             // fallback (the mean) is only reached for extremely narrow windows.
@@ -83,7 +84,8 @@ double sampleRadius(const SizeDistribution& size, SeededRandom& random) {
                 if (r >= size.min && r <= size.max) return r;
             }
             return std::clamp(size.mean, size.min, size.max);
-        case SizeDistribution::Kind::Constant: break;
+        case SizeDistribution::Kind::Constant:
+            break;
     }
     return size.value;
 }
@@ -93,11 +95,14 @@ double sampleRadius(const SizeDistribution& size, SeededRandom& random) {
 // (rare: a few big bodies already in the scene) are checked one by one.
 class OverlapGrid {
 public:
-    explicit OverlapGrid(double largest_radius) : cell_(2.0 * largest_radius), largest_(largest_radius) {}
+    explicit OverlapGrid(double largest_radius)
+        : cell_(2.0 * largest_radius), largest_(largest_radius) {}
 
     void add(const Sphere& s) {
-        if (s.radius > largest_) large_.push_back(s);
-        else cells_[keyOf(cellOf(s.center))].push_back(s);
+        if (s.radius > largest_)
+            large_.push_back(s);
+        else
+            cells_[keyOf(cellOf(s.center))].push_back(s);
     }
 
     bool overlaps(const Vec3& center, double radius) const {
@@ -122,7 +127,8 @@ private:
         return (s.center - center).squaredNorm() < reach * reach;
     }
     Cell cellOf(const Vec3& p) const {
-        return {static_cast<long>(std::floor(p.x() / cell_)), static_cast<long>(std::floor(p.y() / cell_)),
+        return {static_cast<long>(std::floor(p.x() / cell_)),
+                static_cast<long>(std::floor(p.y() / cell_)),
                 static_cast<long>(std::floor(p.z() / cell_))};
     }
     static std::uint64_t keyOf(const Cell& c) {
@@ -149,7 +155,9 @@ std::string number(double x) {
     return buffer;
 }
 
-double sphereVolume(double r) { return 4.0 / 3.0 * kPi * r * r * r; }
+double sphereVolume(double r) {
+    return 4.0 / 3.0 * kPi * r * r * r;
+}
 
 }  // namespace
 
@@ -169,12 +177,14 @@ std::vector<BodySpec> randomFill(const RandomFill& fill, const std::vector<Spher
     for (double r : radii) total += sphereVolume(r);
     if (total > kDensestPacking * region.volume())
         throw InputError(file, pointer,
-                         "cannot place " + std::to_string(fill.count) + " bodies: they would fill " +
-                             percent(total / region.volume()) + " of the region, and spheres cannot fill more than " +
+                         "cannot place " + std::to_string(fill.count) +
+                             " bodies: they would fill " + percent(total / region.volume()) +
+                             " of the region, and spheres cannot fill more than " +
                              percent(kDensestPacking) + advice);
     if (!region.fits(radii.front()))
-        throw InputError(file, pointer,
-                         "a body of radius " + number(radii.front()) + " does not fit in the region" + advice);
+        throw InputError(
+            file, pointer,
+            "a body of radius " + number(radii.front()) + " does not fit in the region" + advice);
 
     OverlapGrid grid(radii.front());
     const double margin = 2.0 * radii.front();
@@ -205,12 +215,13 @@ std::vector<BodySpec> randomFill(const RandomFill& fill, const std::vector<Spher
             placed = true;
         }
         if (!placed)
-            throw InputError(file, pointer,
-                             "placed only " + std::to_string(bodies.size()) + " of " + std::to_string(fill.count) +
-                                 " bodies: no free spot for one of radius " + number(r) + " in " +
-                                 std::to_string(kAttemptsPerBody) + " tries (the placed bodies fill " +
-                                 percent(placed_volume / region.volume()) +
-                                 " of the region; random filling rarely exceeds 35%)" + advice);
+            throw InputError(
+                file, pointer,
+                "placed only " + std::to_string(bodies.size()) + " of " +
+                    std::to_string(fill.count) + " bodies: no free spot for one of radius " +
+                    number(r) + " in " + std::to_string(kAttemptsPerBody) +
+                    " tries (the placed bodies fill " + percent(placed_volume / region.volume()) +
+                    " of the region; random filling rarely exceeds 35%)" + advice);
     }
     return bodies;
 }

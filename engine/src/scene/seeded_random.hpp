@@ -1,11 +1,11 @@
 #pragma once
-// Random numbers that are the same on every platform for a given seed. std::mt19937_64's output
-// is fixed by the standard, but the <random> distributions are not, so the transforms are ours.
+// Random numbers that depend only on the seed, not on the standard library: std::mt19937_64's
+// output is fixed by the standard, but the <random> distributions are not, so the transforms are
+// ours.
 #include <cmath>
 #include <cstdint>
 #include <random>
-
-#include "grainlab/core/math.hpp"
+#include <utility>
 
 namespace grainlab::detail {
 
@@ -17,18 +17,30 @@ public:
     double uniform() { return static_cast<double>(engine_() >> 11) * kInv2To53; }
     double uniform(double a, double b) { return a + (b - a) * uniform(); }
 
-    // Standard normal by the Box-Muller transform, using both values of each pair.
+    // Standard normal by Marsaglia's polar method, using both values of each pair.
     double normal() {
         if (has_spare_) {
             has_spare_ = false;
             return spare_;
         }
-        const double u1 = 1.0 - uniform();  // (0, 1], so the log is finite
-        const double u2 = uniform();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        spare_ = r * std::sin(2.0 * kPi * u2);
+        double u, v, s;
+        do {
+            u = uniform(-1.0, 1.0);
+            v = uniform(-1.0, 1.0);
+            s = u * u + v * v;
+        } while (s >= 1.0 || s == 0.0);
+        const double scale = std::sqrt(-2.0 * std::log(s) / s);
+        spare_ = v * scale;
         has_spare_ = true;
-        return r * std::cos(2.0 * kPi * u2);
+        return u * scale;
+    }
+
+    // Uniform over the unit disk, by rejection from the square (no trigonometry).
+    std::pair<double, double> inUnitDisk() {
+        for (;;) {
+            const double x = uniform(-1.0, 1.0), y = uniform(-1.0, 1.0);
+            if (x * x + y * y <= 1.0) return {x, y};
+        }
     }
 
 private:

@@ -14,9 +14,10 @@ namespace grainlab {
 // Generated bodies get ids from max(largest id in `existing`, existing.size()) + 1 upward, so they
 // collide neither with explicit ids nor with ids assigned in order.
 //
-// Random fills are reproducible from their seed on every platform (std::mt19937_64 with our own
-// uniform and normal transforms). Throws InputError(scene.source_file, "/generators/K", ...) when a
-// fill cannot place all its bodies, naming how many it placed and what to change.
+// Random fills are reproducible from their seed, whatever the standard library (std::mt19937_64
+// with our own uniform and normal transforms). Throws InputError(scene.source_file,
+// "/generators/K", ...) when a fill cannot place all its bodies, naming how many it placed and
+// what to change.
 std::vector<BodySpec> generateBodies(const Scene& scene, const std::vector<BodySpec>& existing);
 
 }  // namespace grainlab
