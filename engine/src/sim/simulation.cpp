@@ -67,7 +67,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     setThreads(scene_.threads);
 
     const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
-    skin_ = scene_.skin > 0.0 ? scene_.skin : 0.1 * std::max(max_radius, 1e-12);
+    skin_ = scene_.skin > 0.0 ? scene_.skin : 0.5 * std::max(max_radius, 1e-12);
     box_.min = scene_.domain.min;
     box_.length = scene_.domain.max - scene_.domain.min;
     box_.periodic = scene_.domain.periodic;
