@@ -32,15 +32,29 @@ struct ContactOutput {
 
 namespace detail {
 
+// Energy and contact count summed in registers and stored once per range: the accumulators of
+// different threads share cache lines, and writing them per contact made two threads slower than one.
+struct RangeTally {
+    double elastic_energy = 0.0, dissipated = 0.0;
+    std::size_t contacts = 0;
+    void add(const ContactOutput& out) {
+        elastic_energy += out.elastic_energy;
+        dissipated += out.dissipated;
+        ++contacts;
+    }
+    void storeInto(ThreadAccumulator& acc) const {
+        acc.elastic_energy += elastic_energy;
+        acc.dissipated += dissipated;
+        acc.contacts += contacts;
+    }
+};
+
 inline void accumulatePair(ThreadAccumulator& acc, std::uint32_t a, std::uint32_t b, const Vec3& arm_a,
                            const Vec3& arm_b, const ContactOutput& out) {
     acc.force[a] += out.force;
     acc.force[b] -= out.force;
     acc.torque[a] += arm_a.cross(out.force) + out.torque;
     acc.torque[b] -= arm_b.cross(out.force) + out.torque;
-    acc.elastic_energy += out.elastic_energy;
-    acc.dissipated += out.dissipated;
-    ++acc.contacts;
 }
 
 }  // namespace detail
@@ -59,6 +73,7 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
 
     parallelRanges(bodies.size(), ctx.threads, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+        detail::RangeTally tally;
         for (std::size_t i = begin; i < end; ++i) {
             const double ri = radius[i];
             for (std::uint32_t k = pairs.row_start[i]; k < pairs.row_start[i + 1]; ++k) {
@@ -87,17 +102,20 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
                 ContactOutput out;
                 law(kin, history, out);
                 detail::accumulatePair(acc, static_cast<std::uint32_t>(i), j, arm_i, arm_j, out);
+                tally.add(out);
                 if (ctx.record)
                     acc.records.push_back({static_cast<std::uint32_t>(i), j, x[i] + arm_i, n, out.force,
                                            rsum - r});
             }
         }
+        tally.storeInto(acc);
     });
 
     // Walls: the lever arm on the body reaches the wall point; the wall takes no torque here.
     const std::size_t wall_history_size = history_size;
     parallelRanges(ctx.wall_contacts.size(), ctx.threads, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+        detail::RangeTally tally;
         for (std::size_t c = begin; c < end; ++c) {
             const WallContact& wc = ctx.wall_contacts[c];
             const std::uint32_t i = wc.body;
@@ -115,13 +133,12 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
             law(kin, ctx.wall_history.data() + c * wall_history_size, out);
             acc.force[i] += out.force;
             acc.torque[i] += arm.cross(out.force) + out.torque;
-            acc.elastic_energy += out.elastic_energy;
-            acc.dissipated += out.dissipated;
-            ++acc.contacts;
+            tally.add(out);
             if (ctx.record)
                 acc.records.push_back({i, -1 - static_cast<std::int64_t>(wc.wall), wc.point, wc.normal,
                                        out.force, wc.overlap});
         }
+        tally.storeInto(acc);
     });
 }
 
