@@ -91,7 +91,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
                              " of contact model '" + contact_model_.name() + "' (" + limit.how + "); recommended: " +
                              number(limit.recommended));
     walls_.setup(scene_);
-    walls_.refreshCandidates(bodies, skin_);
+    walls_.refreshCandidates(bodies, skin_, threads_);
 }
 
 TimeStepLimit Simulation::timeStepLimit() const {
@@ -180,7 +180,7 @@ void Simulation::evaluateForces(double dt) {
     const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
     if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
     walls_.moveTo(state_.time);
-    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_);
+    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
     std::vector<WallContact> previous = std::move(state_.wall_contacts);
     std::vector<double> previous_history = std::move(state_.wall_history);
     walls_.findContacts(bodies, threads_, state_.wall_contacts);

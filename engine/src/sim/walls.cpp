@@ -62,7 +62,7 @@ bool WallSet::candidatesStale(double skin) const {
     return false;
 }
 
-void WallSet::refreshCandidates(const Bodies& bodies, double skin) {
+void WallSet::refreshCandidates(const Bodies& bodies, double skin, int threads) {
     const std::size_t n = bodies.size();
     candidate_start_.assign(n + 1, 0);
     candidates_.clear();
@@ -77,8 +77,15 @@ void WallSet::refreshCandidates(const Bodies& bodies, double skin) {
             boxes[m].push_back({a.cwiseMin(b).cwiseMin(c), a.cwiseMax(b).cwiseMax(c)});
         }
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!bodies.frozen[i]) {
+    // Each thread collects the candidates of its body range; parts are joined in thread order.
+    const int thread_count = std::max(1, threads);
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> parts(static_cast<std::size_t>(thread_count));
+    std::vector<std::uint32_t> per_body(n, 0);
+    parallelRanges(n, thread_count, [&](int thread, std::size_t begin, std::size_t end) {
+        auto& out = parts[static_cast<std::size_t>(thread)];
+        for (std::size_t i = begin; i < end; ++i) {
+            if (bodies.frozen[i]) continue;
+            const std::size_t before = out.size();
             const double reach = bodies.radius[i] + skin;
             const Vec3& x = bodies.position[i];
             for (std::size_t m = 0; m < meshes_.size(); ++m) {
@@ -91,12 +98,14 @@ void WallSet::refreshCandidates(const Bodies& bodies, double skin) {
                     const Vec3 p = closestPointOnTriangle(x, meshes_[m].current[tri[0]], meshes_[m].current[tri[1]],
                                                           meshes_[m].current[tri[2]], feature);
                     if ((x - p).squaredNorm() < reach * reach)
-                        candidates_.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(t)});
+                        out.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(t)});
                 }
             }
+            per_body[i] = static_cast<std::uint32_t>(out.size() - before);
         }
-        candidate_start_[i + 1] = static_cast<std::uint32_t>(candidates_.size());
-    }
+    });
+    for (std::size_t i = 0; i < n; ++i) candidate_start_[i + 1] = candidate_start_[i] + per_body[i];
+    for (const auto& part : parts) candidates_.insert(candidates_.end(), part.begin(), part.end());
     for (Mesh& mesh : meshes_) mesh.at_candidates = mesh.current;
 }
 

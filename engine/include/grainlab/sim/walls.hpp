@@ -14,7 +14,7 @@ public:
     void setup(const Scene& scene);
     void moveTo(double time);  // applies prescribed motion
     // Candidate triangles within radius + skin of each body.
-    void refreshCandidates(const Bodies& bodies, double skin);
+    void refreshCandidates(const Bodies& bodies, double skin, int threads);
     bool candidatesStale(double skin) const;
     // Appends contacts of free bodies with planes and meshes, in body order.
     void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const;
