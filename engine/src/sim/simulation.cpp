@@ -181,10 +181,11 @@ void Simulation::evaluateForces(double dt) {
     if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
-    std::vector<WallContact> previous = std::move(state_.wall_contacts);
-    std::vector<double> previous_history = std::move(state_.wall_history);
+    // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
+    std::swap(previous_wall_contacts_, state_.wall_contacts);
+    std::swap(previous_wall_history_, state_.wall_history);
     walls_.findContacts(bodies, threads_, state_.wall_contacts);
-    carryWallHistory(previous, previous_history);
+    carryWallHistory(previous_wall_contacts_, previous_wall_history_);
 
     // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
     bodies.resizeDynamics();

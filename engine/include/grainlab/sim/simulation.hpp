@@ -78,6 +78,8 @@ private:
     std::vector<ThreadAccumulator> accumulators_;
     std::vector<std::vector<Vec3>> thread_buffers_;
     std::vector<ContactRecord> records_;
+    std::vector<WallContact> previous_wall_contacts_;
+    std::vector<double> previous_wall_history_;
     double skin_ = 0.0;
     int threads_ = 1;
     bool forces_current_ = false;
