@@ -7,4 +7,5 @@ function(grainlab_add_plugin name)
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   grainlab_warnings(${name})
+  set_property(GLOBAL APPEND PROPERTY GRAINLAB_PLUGIN_TARGETS ${name})
 endfunction()

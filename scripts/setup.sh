@@ -5,7 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libassimp-dev nlohmann-json3-dev
-          libcli11-dev catch2)
+          libcli11-dev catch2
+          # desktop application: Qt 6 (widgets, charts, the X11 and offscreen platform plugins), VTK 9
+          qt6-base-dev qt6-charts-dev qt6-qpa-plugins libvtk9-dev
+          # GUI tests and screenshots without a display: a virtual X server with software OpenGL
+          xvfb xauth libgl1-mesa-dri)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -68,4 +68,16 @@ Bodies buildBodies(Scene& scene) {
     return bodies;
 }
 
+void appendBodies(const Scene& scene, const std::vector<BodySpec>& specs, Bodies& bodies, const std::string& field) {
+    std::int64_t next_id = static_cast<std::int64_t>(bodies.size());
+    for (std::int64_t id : bodies.id) next_id = std::max(next_id, id);
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        BodySpec spec = specs[k];
+        if (spec.id < 0) spec.id = ++next_id;
+        const std::uint32_t m = materialOf(scene, spec.material, field + "/" + std::to_string(k) + "/material");
+        pushSphere(bodies, spec, m, scene.materials[m].density);
+    }
+    bodies.resizeDynamics();
+}
+
 }  // namespace grainlab

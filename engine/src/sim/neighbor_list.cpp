@@ -137,9 +137,10 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     next.history.assign(next.partner.size() * history_size, 0.0);
 
     // Carry history over: both rows are sorted by partner, so a merge finds the common pairs.
-    const bool same_layout = list.history_size == history_size && list.row_start.size() == n + 1;
-    if (same_layout && history_size > 0) {
-        parallelRanges(n, thread_count, [&](int, std::size_t begin, std::size_t end) {
+    // Bodies appended since the last build only add rows; earlier rows keep their indices.
+    const std::size_t carried = list.row_start.empty() ? 0 : std::min(n, list.row_start.size() - 1);
+    if (list.history_size == history_size && history_size > 0 && carried > 0) {
+        parallelRanges(carried, thread_count, [&](int, std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) {
                 std::uint32_t a = list.row_start[i], b = next.row_start[i];
                 while (a < list.row_start[i + 1] && b < next.row_start[i + 1]) {

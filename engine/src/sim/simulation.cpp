@@ -143,6 +143,25 @@ void Simulation::setIntegrator(const PluginChoice& choice) {
     scene_.integrator = choice;
 }
 
+void Simulation::addBodies(const std::vector<BodySpec>& specs) {
+    const Bodies before = state_.bodies;
+    appendBodies(scene_, specs, state_.bodies, "/bodies (added)");
+    Bodies& bodies = state_.bodies;
+    for (std::size_t i = before.size(); i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
+    // Existing bodies keep their indices, so the rebuild keeps every pair's history.
+    try {
+        buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+        checkOverlaps(scene_, bodies, state_.pairs, box_);
+    } catch (const InputError&) {
+        state_.bodies = before;
+        buildNeighborList(state_.pairs, state_.bodies, box_, skin_, contact_model_->historySize(), threads_);
+        throw;
+    }
+    scene_.bodies.insert(scene_.bodies.end(), specs.begin(), specs.end());
+    walls_.refreshCandidates(bodies, skin_, threads_);
+    forces_current_ = false;
+}
+
 void Simulation::carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history) {
     // A contact keeps the history of the previous step's contact of the same body and wall whose
     // normal is closest, so a sphere rolling across triangle edges keeps its tangential spring.

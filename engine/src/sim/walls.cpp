@@ -4,25 +4,10 @@
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/geometry/closest_point.hpp"
+#include "grainlab/sim/wall_placement.hpp"
 #include "grainlab/state/bodies.hpp"
 
 namespace grainlab {
-namespace {
-
-// Rigid placement of the prescribed motion at time t: x -> R(t)(x - c) + c + v t.
-Vec3 place(const WallMotion& m, const Vec3& x, double t) {
-    const double angle = m.angular_velocity.norm() * t;
-    const Vec3 rotated = angle == 0.0 ? x - m.center
-                                      : Vec3(Eigen::AngleAxisd(angle, m.angular_velocity.normalized()) * (x - m.center));
-    return rotated + m.center + m.velocity * t;
-}
-
-Vec3 rotate(const WallMotion& m, const Vec3& v, double t) {
-    const double angle = m.angular_velocity.norm() * t;
-    return angle == 0.0 ? v : Vec3(Eigen::AngleAxisd(angle, m.angular_velocity.normalized()) * v);
-}
-
-}  // namespace
 
 void WallSet::setup(const Scene& scene) {
     plane_rest_.clear();
@@ -38,13 +23,14 @@ void WallSet::setup(const Scene& scene) {
 void WallSet::moveTo(double time) {
     time_ = time;
     for (std::size_t k = 0; k < planes_.size(); ++k) {
-        const WallMotion& m = *plane_rest_[k].motion;
-        planes_[k].point = place(m, plane_rest_[k].point, time);
-        planes_[k].normal = rotate(m, plane_rest_[k].normal, time);
+        const Eigen::Isometry3d placement = wallPlacement(*plane_rest_[k].motion, time);
+        planes_[k].point = placement * plane_rest_[k].point;
+        planes_[k].normal = placement.linear() * plane_rest_[k].normal;
     }
     for (Mesh& mesh : meshes_) {
         if (!mesh.wall->motion.moves()) continue;
-        for (std::size_t v = 0; v < mesh.rest.size(); ++v) mesh.current[v] = place(mesh.wall->motion, mesh.rest[v], time);
+        const Eigen::Isometry3d placement = wallPlacement(mesh.wall->motion, time);
+        for (std::size_t v = 0; v < mesh.rest.size(); ++v) mesh.current[v] = placement * mesh.rest[v];
     }
 }
 

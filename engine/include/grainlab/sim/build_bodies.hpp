@@ -8,4 +8,8 @@ namespace grainlab {
 // domain bounds are taken from the data file's box. Throws InputError naming the field.
 Bodies buildBodies(Scene& scene);
 
+// Appends bodies to an existing set; specs without an id get ids above the largest one present.
+// Throws InputError naming `field` (a material that does not exist).
+void appendBodies(const Scene& scene, const std::vector<BodySpec>& specs, Bodies& bodies, const std::string& field);
+
 }  // namespace grainlab

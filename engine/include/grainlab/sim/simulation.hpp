@@ -58,6 +58,10 @@ public:
     void setContactModel(const PluginChoice& choice);
     void setIntegrator(const PluginChoice& choice);
 
+    // Adds bodies between steps (they also join the scene, so a saved scene keeps them). Refused
+    // with InputError, leaving the state as it was, when one overlaps a body beyond the allowance.
+    void addBodies(const std::vector<BodySpec>& specs);
+
     EnergyRecord energy() const;
     Frame frame() const;  // contacts: those recorded at the last force evaluation
 

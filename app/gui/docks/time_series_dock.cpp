@@ -1,0 +1,82 @@
+#include "time_series_dock.hpp"
+
+#include <algorithm>
+
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include "chart_style.hpp"
+
+namespace grainlab::gui {
+namespace {
+
+constexpr int kMaxPoints = 4000;  // older points are dropped from the front
+
+void append(QLineSeries* series, double x, double y) {
+    if (series->count() >= kMaxPoints) series->removePoints(0, series->count() - kMaxPoints + 1);
+    series->append(x, y);
+}
+
+void fitRange(QValueAxis* axis, const QLineSeries* series) {
+    double top = 0.0;
+    for (const QPointF& p : series->points()) top = std::max(top, p.y());
+    axis->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
+}
+
+}  // namespace
+
+TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"), parent) {
+    setObjectName("TimeSeriesDock");
+    chart_ = new QChart;
+    chart_->legend()->setAlignment(Qt::AlignTop);
+    kinetic_ = new QLineSeries;
+    kinetic_->setName(tr("kinetic energy [J]"));
+    contacts_ = new QLineSeries;
+    contacts_->setName(tr("contacts"));
+    chart_->addSeries(kinetic_);
+    chart_->addSeries(contacts_);
+    time_axis_ = new QValueAxis;
+    time_axis_->setTitleText(tr("time [s]"));
+    time_axis_->setLabelFormat("%.3g");
+    energy_axis_ = new QValueAxis;
+    energy_axis_->setTitleText(tr("kinetic energy [J]"));
+    energy_axis_->setLabelFormat("%.3g");
+    contact_axis_ = new QValueAxis;
+    contact_axis_->setTitleText(tr("contacts"));
+    contact_axis_->setLabelFormat("%d");
+    chart_->addAxis(time_axis_, Qt::AlignBottom);
+    chart_->addAxis(energy_axis_, Qt::AlignLeft);
+    chart_->addAxis(contact_axis_, Qt::AlignRight);
+    kinetic_->attachAxis(time_axis_);
+    kinetic_->attachAxis(energy_axis_);
+    contacts_->attachAxis(time_axis_);
+    contacts_->attachAxis(contact_axis_);
+    compactChart(chart_);
+    auto* view = new QChartView(chart_);
+    view->setRenderHint(QPainter::Antialiasing);
+    setWidget(view);
+}
+
+int TimeSeriesDock::points() const { return kinetic_->count(); }
+
+void TimeSeriesDock::clear() {
+    kinetic_->clear();
+    contacts_->clear();
+    last_time_ = -1.0;
+}
+
+void TimeSeriesDock::showSnapshot(const Snapshot& snapshot) {
+    const double t = snapshot.energy.time;
+    if (t < last_time_) clear();  // a reset or a new scene
+    if (t == last_time_) return;
+    last_time_ = t;
+    append(kinetic_, t, snapshot.energy.kinetic + snapshot.energy.rotational);
+    append(contacts_, t, static_cast<double>(snapshot.energy.contacts));
+    time_axis_->setRange(kinetic_->at(0).x(), std::max(t, kinetic_->at(0).x() + 1e-12));
+    fitRange(energy_axis_, kinetic_);
+    fitRange(contact_axis_, contacts_);
+}
+
+}  // namespace grainlab::gui

@@ -1,0 +1,31 @@
+#pragma once
+// Kinetic energy and contact count against simulated time, one point per displayed snapshot.
+#include <QDockWidget>
+
+#include "../runner/snapshot.hpp"
+
+class QChart;
+class QLineSeries;
+class QValueAxis;
+
+namespace grainlab::gui {
+
+class TimeSeriesDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit TimeSeriesDock(QWidget* parent = nullptr);
+    void showSnapshot(const Snapshot& snapshot);
+    void clear();
+    int points() const;
+
+private:
+    QChart* chart_;
+    QLineSeries* kinetic_;
+    QLineSeries* contacts_;
+    QValueAxis* time_axis_;
+    QValueAxis* energy_axis_;
+    QValueAxis* contact_axis_;
+    double last_time_ = -1.0;
+};
+
+}  // namespace grainlab::gui

@@ -1,0 +1,48 @@
+#pragma once
+// Particles as sphere glyphs scaled by radius and coloured by a per-body value.
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
+
+#include "colour_mode.hpp"
+
+class vtkActor;
+class vtkGlyph3DMapper;
+class vtkLookupTable;
+class vtkPolyData;
+class vtkRenderer;
+class vtkScalarBarActor;
+class vtkSphereSource;
+
+namespace grainlab::gui {
+
+class ParticleLayer {
+public:
+    explicit ParticleLayer(vtkRenderer* renderer);
+    ~ParticleLayer();
+    void update(const Snapshot& snapshot);
+    void setColourMode(ColourMode mode) { mode_ = mode; }
+    ColourMode colourMode() const { return mode_; }
+    void setScalarBarVisible(bool visible);
+    void setOpacity(double opacity);
+    void setHighlighted(std::int64_t body_id) { highlighted_ = body_id; }
+    double colourMax() const { return range_max_; }
+
+private:
+    ColourMode mode_ = ColourMode::Speed;
+    std::int64_t highlighted_ = -1;
+    double range_max_ = 1.0;
+    vtkNew<vtkPolyData> points_;
+    vtkNew<vtkSphereSource> sphere_;
+    vtkNew<vtkGlyph3DMapper> mapper_;
+    vtkNew<vtkActor> actor_;
+    vtkNew<vtkLookupTable> lut_;
+    vtkNew<vtkScalarBarActor> scalar_bar_;
+    vtkNew<vtkPolyData> highlight_points_;
+    vtkNew<vtkGlyph3DMapper> highlight_mapper_;
+    vtkNew<vtkActor> highlight_actor_;
+};
+
+// The colour map shared by particles and arrows: blue (low) to red (high).
+void fillColourMap(vtkLookupTable* lut);
+
+}  // namespace grainlab::gui

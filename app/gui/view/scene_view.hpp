@@ -1,0 +1,82 @@
+#pragma once
+// The 3D view: VTK renders off screen and the widget shows the pixels (DESIGN.md: VTK's Qt widget
+// is built against Qt 5, and this path renders the same under Xvfb as on a desktop). Mouse: left
+// drag rotates, right drag or wheel zooms, middle drag pans, a click picks a particle.
+#include <memory>
+
+#include <QImage>
+#include <QPoint>
+#include <QWidget>
+#include <vtkNew.h>
+
+#include "../runner/snapshot.hpp"
+#include "colour_mode.hpp"
+#include "grainlab/scene/scene.hpp"
+
+class vtkAxesActor;
+class vtkRenderWindow;
+class vtkRenderer;
+
+namespace grainlab::gui {
+
+class ContactLayer;
+class ParticleLayer;
+class WallLayer;
+
+class SceneView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr double kTranslucent = 0.35;  // the default: arrows inside the packing show
+    explicit SceneView(QWidget* parent = nullptr);
+    ~SceneView() override;
+
+    // Walls of the scene, drawn around the bodies of the first snapshot shown after this call.
+    void setScene(const Scene& scene);
+    void showSnapshot(std::shared_ptr<const Snapshot> snapshot);
+    void setColourMode(ColourMode mode);
+    void setArrowsVisible(bool visible);
+    void setForceThreshold(double fraction);
+    void setScalarBarVisible(bool visible);
+    // 1 opaque, 0 hidden; in between the force network inside the packing shows through.
+    void setParticleOpacity(double opacity);
+    void setAxesVisible(bool visible);
+    void resetCamera();
+    void highlight(std::int64_t body_id);
+
+    QImage renderImage();  // the view as it is now, rendered at the widget's size
+    std::size_t arrowsShown() const;
+    // Picks the particle under a widget position (what a click does); -1: none.
+    std::int64_t pickAt(const QPoint& position);
+
+signals:
+    void bodyPicked(std::int64_t body_id);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    void refreshLayers();
+    void render();
+    void syncAxesCamera();
+
+    vtkNew<vtkRenderWindow> window_;
+    vtkNew<vtkRenderer> renderer_;
+    vtkNew<vtkRenderer> axes_renderer_;
+    vtkNew<vtkAxesActor> axes_;
+    std::unique_ptr<ParticleLayer> particles_;
+    std::unique_ptr<ContactLayer> contacts_;
+    std::unique_ptr<WallLayer> walls_;
+    std::shared_ptr<const Snapshot> snapshot_;
+    std::unique_ptr<Scene> pending_scene_;  // waits for the first snapshot's extent
+    QImage image_;
+    bool stale_ = true;
+    bool camera_placed_ = false;
+    Qt::MouseButton dragging_ = Qt::NoButton;
+    QPoint press_at_, last_at_;
+};
+
+}  // namespace grainlab::gui
