@@ -53,8 +53,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     count_label_ = new QLabel;
     factor_label_ = new QLabel;
     state_label_ = new QLabel;
-    for (QLabel* label : {state_label_, time_label_, rate_label_, count_label_, factor_label_})
+    for (QLabel* label : {state_label_, time_label_, rate_label_, count_label_, factor_label_}) {
+        label->setContentsMargins(6, 0, 6, 0);
         statusBar()->addPermanentWidget(label);
+    }
 
     buildMenus();
     connect(view_, &SceneView::bodyPicked, this, &MainWindow::inspect);
@@ -284,6 +286,7 @@ void MainWindow::refresh() {
     const EnergyRecord& e = snapshot->energy;
     time_label_->setText(tr("t = %1 s, step %2").arg(e.time, 0, 'f', 4).arg(e.step));
     rate_label_->setText(tr("%1 steps/s").arg(snapshot->steps_per_second, 0, 'f', 0));
+    rate_label_->setMinimumWidth(rate_label_->sizeHint().width());
     count_label_->setText(tr("%1 particles, %2 contacts").arg(snapshot->frame.id.size()).arg(e.contacts));
     factor_label_->setText(tr("real-time factor %1").arg(snapshot->real_time_factor, 0, 'g', 3));
     if (!movie_directory_.isEmpty()) saveMovieFrame();

@@ -171,11 +171,11 @@ void MainWindow::buildViewMenu() {
     QMenu* particles = view->addMenu(tr("&Particles"));
     auto* opacity_group = new QActionGroup(this);
     const std::pair<QString, double> opacities[] = {
-        {tr("Opaque"), 1.0}, {tr("Translucent (force network visible)"), SceneView::kTranslucent}, {tr("Hidden"), 0.0}};
+        {tr("Opaque"), 1.0}, {tr("Translucent (slow in software OpenGL)"), SceneView::kTranslucent}, {tr("Hidden"), 0.0}};
     for (const auto& [label, opacity] : opacities) {
         QAction* a = particles->addAction(label);
         a->setCheckable(true);
-        a->setChecked(opacity == SceneView::kTranslucent);
+        a->setChecked(opacity == 1.0);
         opacity_group->addAction(a);
         connect(a, &QAction::triggered, this, [this, o = opacity] { view_->setParticleOpacity(o); });
     }

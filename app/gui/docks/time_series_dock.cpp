@@ -60,6 +60,7 @@ TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"),
 }
 
 int TimeSeriesDock::points() const { return kinetic_->count(); }
+QList<QPointF> TimeSeriesDock::kineticEnergy() const { return kinetic_->points(); }
 
 void TimeSeriesDock::clear() {
     kinetic_->clear();

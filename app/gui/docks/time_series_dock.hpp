@@ -17,6 +17,7 @@ public:
     void showSnapshot(const Snapshot& snapshot);
     void clear();
     int points() const;
+    QList<QPointF> kineticEnergy() const;  // (time, kinetic + rotational energy)
 
 private:
     QChart* chart_;

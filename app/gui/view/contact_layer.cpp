@@ -14,7 +14,6 @@
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 
-#include "particle_layer.hpp"
 
 namespace grainlab::gui {
 
@@ -24,7 +23,12 @@ ContactLayer::ContactLayer(vtkRenderer* renderer) {
     arrow_->SetShaftRadius(0.05);
     arrow_->SetTipRadius(0.12);
     arrow_->SetTipLength(0.3);
-    fillColourMap(lut_);
+    // Weak contacts pale, strong ones saturated red: a colour map apart from the particles'.
+    lut_->SetNumberOfTableValues(256);
+    lut_->SetHueRange(0.16, 0.0);
+    lut_->SetSaturationRange(0.1, 1.0);
+    lut_->SetValueRange(0.95, 0.95);
+    lut_->Build();
     mapper_->SetInputData(arrows_);
     mapper_->SetSourceConnection(arrow_->GetOutputPort());
     mapper_->SetOrientationArray("force");

@@ -80,7 +80,7 @@ void ParticleLayer::update(const Snapshot& snapshot) {
     const Frame& f = snapshot.frame;
     const auto n = static_cast<vtkIdType>(f.position.size());
     // Fewer facets for large scenes: rendering cost grows with triangles, not with particles.
-    const int resolution = n < 5000 ? 16 : n < 50000 ? 10 : 6;
+    const int resolution = n < 500 ? 16 : n < 5000 ? 10 : n < 50000 ? 8 : 6;
     if (sphere_->GetThetaResolution() != resolution) {
         sphere_->SetThetaResolution(resolution);
         sphere_->SetPhiResolution(std::max(4, resolution * 3 / 4));

@@ -39,25 +39,30 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
     window_->SetOffScreenRendering(1);
     window_->SetMultiSamples(0);
-    window_->SetNumberOfLayers(2);
+    window_->SetNumberOfLayers(3);
     renderer_->SetBackground(0.11, 0.12, 0.14);
     renderer_->SetBackground2(0.30, 0.33, 0.38);
     renderer_->GradientBackgroundOn();
     // Translucent particles and walls sorted per pixel.
     renderer_->SetUseDepthPeeling(true);
-    renderer_->SetMaximumNumberOfPeels(6);
+    renderer_->SetMaximumNumberOfPeels(3);
     window_->SetAlphaBitPlanes(1);
     window_->AddRenderer(renderer_);
     // Axes in the lower-left corner, turned with the main camera.
     axes_renderer_->SetViewport(0.0, 0.0, 0.14, 0.2);
-    axes_renderer_->SetLayer(1);
+    axes_renderer_->SetLayer(2);
+    // Contact arrows are drawn over the particles (their own layer, same camera): the force
+    // network inside an opaque packing shows at a glance.
+    overlay_renderer_->SetLayer(1);
+    overlay_renderer_->InteractiveOff();
+    overlay_renderer_->SetActiveCamera(renderer_->GetActiveCamera());
+    window_->AddRenderer(overlay_renderer_);
     axes_renderer_->InteractiveOff();
     axes_renderer_->AddActor(axes_);
     window_->AddRenderer(axes_renderer_);
     particles_ = std::make_unique<ParticleLayer>(renderer_);
-    contacts_ = std::make_unique<ContactLayer>(renderer_);
+    contacts_ = std::make_unique<ContactLayer>(overlay_renderer_);
     walls_ = std::make_unique<WallLayer>(renderer_);
-    setParticleOpacity(kTranslucent);
 }
 
 SceneView::~SceneView() = default;
@@ -152,6 +157,7 @@ void SceneView::render() {
     const int scale = static_cast<int>(devicePixelRatioF());
     window_->SetSize(w * scale, h * scale);
     renderer_->ResetCameraClippingRange();
+    overlay_renderer_->ResetCameraClippingRange();
     syncAxesCamera();
     window_->Render();
     vtkNew<vtkUnsignedCharArray> pixels;
@@ -190,6 +196,21 @@ std::int64_t SceneView::pickAt(const QPoint& position) {
     const Frame& f = snapshot_->frame;
     const auto hit = pickSphere(origin, end - origin, f.position, f.radius);
     return hit ? f.id[*hit] : -1;
+}
+
+QPoint SceneView::widgetPosition(const Vec3& world) {
+    renderer_->SetWorldPoint(world.x(), world.y(), world.z(), 1.0);
+    renderer_->WorldToDisplay();
+    double display[3];
+    renderer_->GetDisplayPoint(display);
+    const double scale = devicePixelRatioF();
+    return QPoint(static_cast<int>(std::lround(display[0] / scale)), height() - static_cast<int>(std::lround(display[1] / scale)));
+}
+
+Vec3 SceneView::cameraPosition() const {
+    double p[3];
+    renderer_->GetActiveCamera()->GetPosition(p);
+    return Vec3(p[0], p[1], p[2]);
 }
 
 void SceneView::mousePressEvent(QMouseEvent* event) {

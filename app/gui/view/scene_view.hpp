@@ -26,7 +26,7 @@ class WallLayer;
 class SceneView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr double kTranslucent = 0.35;  // the default: arrows inside the packing show
+    static constexpr double kTranslucent = 0.35;
     explicit SceneView(QWidget* parent = nullptr);
     ~SceneView() override;
 
@@ -47,6 +47,9 @@ public:
     std::size_t arrowsShown() const;
     // Picks the particle under a widget position (what a click does); -1: none.
     std::int64_t pickAt(const QPoint& position);
+    // Where a world point appears in the widget, and where the camera is (for tests and tools).
+    QPoint widgetPosition(const Vec3& world);
+    Vec3 cameraPosition() const;
 
 signals:
     void bodyPicked(std::int64_t body_id);
@@ -65,6 +68,7 @@ private:
 
     vtkNew<vtkRenderWindow> window_;
     vtkNew<vtkRenderer> renderer_;
+    vtkNew<vtkRenderer> overlay_renderer_;
     vtkNew<vtkRenderer> axes_renderer_;
     vtkNew<vtkAxesActor> axes_;
     std::unique_ptr<ParticleLayer> particles_;

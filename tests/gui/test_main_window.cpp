@@ -1,0 +1,237 @@
+// GUI tests: the real window, driven as a person would, under Xvfb. Each checks what the window
+// shows against physics or against the engine's own record.
+#include <QDir>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+#include "docks/histogram_dock.hpp"
+#include "docks/inspector_dock.hpp"
+#include "docks/messages_dock.hpp"
+#include "docks/parameter_dock.hpp"
+#include "docks/time_series_dock.hpp"
+#include "grainlab/io/scene_file.hpp"
+#include "gui_test_support.hpp"
+#include "main_window.hpp"
+#include "view/scene_view.hpp"
+
+using namespace grainlab;
+using namespace grainlab::gui;
+using namespace grainlab::gui::testing;
+
+namespace {
+
+constexpr double kGlassDensity = 2500.0;  // resources/scenes/pile.json
+constexpr double kG = 9.81;
+
+double totalMass(const Frame& f) {
+    double m = 0.0;
+    for (double r : f.radius) m += 4.0 / 3.0 * kPi * r * r * r * kGlassDensity;
+    return m;
+}
+
+// Before the first contact every bead falls freely: kinetic energy 1/2 M g^2 t^2 (analytic).
+void checkFreeFall(const Snapshot& s) {
+    const double expected = 0.5 * totalMass(s.frame) * kG * kG * s.energy.time * s.energy.time;
+    QVERIFY2(s.energy.contacts == 0, "the beads must still be in free fall");
+    QVERIFY2(std::abs(s.energy.kinetic - expected) <= 1e-9 * expected,
+             qPrintable(QString("kinetic %1, free fall %2").arg(s.energy.kinetic, 0, 'g', 12).arg(expected, 0, 'g', 12)));
+}
+
+std::unique_ptr<MainWindow> openWindow(const QString& scene) {
+    auto window = std::make_unique<MainWindow>();
+    window->resize(1400, 900);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get())) return nullptr;
+    if (!window->openScene(scene)) return nullptr;
+    return window;
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The time series follows free fall exactly; later every contact lands in the histogram.
+    void freeFallThenHistogram() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->step(600);  // t = 0.03 s; the lowest bead reaches the floor at about 0.064 s
+        QVERIFY(waitForStep(*window, 600));
+        checkFreeFall(*window->shownSnapshot());
+        const QList<QPointF> series = window->timeSeriesDock()->kineticEnergy();
+        QVERIFY(!series.isEmpty());
+        QCOMPARE(series.last().x(), window->shownSnapshot()->energy.time);
+        QCOMPARE(series.last().y(), window->shownSnapshot()->energy.kinetic + window->shownSnapshot()->energy.rotational);
+
+        window->step(5400);  // t = 0.3 s: the beads have landed
+        QVERIFY(waitForStep(*window, 6000));
+        const auto landed = window->shownSnapshot();
+        QVERIFY(landed->energy.contacts > 1000);
+        const Histogram& h = window->histogramDock()->histogram();
+        long normal = 0, tangential = 0;
+        for (int c : h.normal) normal += c;
+        for (int c : h.tangential) tangential += c;
+        // Every contact of the engine's force evaluation is counted once in each histogram.
+        QCOMPARE(normal, static_cast<long>(landed->energy.contacts));
+        QCOMPARE(tangential, static_cast<long>(landed->energy.contacts));
+        QVERIFY(window->timeSeriesDock()->points() >= 2);
+    }
+
+    // Integrator and contact model swapped back and forth while running: no state is lost, so the
+    // free fall stays exact across every swap (both integrators update v = v + g dt exactly).
+    void swapPluginsWhileRunning() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->setRealTimeFactor(0.01);  // 200 steps/s: the swaps land well inside the free fall
+        window->run();
+        long seen = 0;
+        for (int swap = 0; swap < 6; ++swap) {
+            QVERIFY(waitForStep(*window, seen + 40));
+            seen = window->shownSnapshot()->frame.step;
+            QVERIFY(window->swapPlugin(PluginKind::Integrator, {swap % 2 ? "velocity-verlet" : "semi-implicit-euler", {}}));
+            QVERIFY(window->swapPlugin(PluginKind::ContactModel, {swap % 2 ? "hertz-mindlin" : "hooke", {}}));
+            if (seen > 900) break;
+        }
+        window->pause();
+        QTest::qWait(200);
+        window->refresh();
+        const auto s = window->shownSnapshot();
+        QVERIFY(s->frame.step < 1200);  // still before the first contact
+        QCOMPARE(s->frame.id.size(), std::size_t(2000));
+        checkFreeFall(*s);
+        QVERIFY(window->messagesDock()->text().contains("integrator: semi-implicit-euler from step"));
+        QVERIFY(window->messagesDock()->text().contains("contact model: hooke from step"));
+    }
+
+    // A click on the bead nearest the camera selects it: nothing can hide it.
+    void pickParticle() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->step(10);
+        QVERIFY(waitForStep(*window, 10));
+        SceneView* view = window->view();
+        view->renderImage();
+        const Frame& f = window->shownSnapshot()->frame;
+        const Vec3 eye = view->cameraPosition();
+        std::size_t nearest = 0;
+        for (std::size_t i = 0; i < f.position.size(); ++i)
+            if ((f.position[i] - eye).norm() - f.radius[i] < (f.position[nearest] - eye).norm() - f.radius[nearest]) nearest = i;
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->widgetPosition(f.position[nearest]));
+        QCOMPARE(window->inspectorDock()->inspected(), f.id[nearest]);
+    }
+
+    // A saved scene reopens as the same scene: the same run, step for step, to the last bit.
+    void saveAndReopen() {
+        QTemporaryDir folder;
+        const QString saved = folder.filePath("pile-copy.json");
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        QVERIFY(window->swapPlugin(PluginKind::ContactModel, {"hertz-mindlin", {{"rolling_resistance", 0.0}}}));
+        QVERIFY(window->saveScene(saved));
+        window->reset();
+        window->step(1500);
+        QVERIFY(waitForStep(*window, 1500));
+        const EnergyRecord original = window->shownSnapshot()->energy;
+
+        QVERIFY(window->openScene(saved));
+        QCOMPARE(window->scene().contact_model.parameters.at("rolling_resistance"), 0.0);
+        window->step(1500);
+        QVERIFY(waitForStep(*window, 1500));
+        const EnergyRecord reopened = window->shownSnapshot()->energy;
+        QVERIFY(original.contacts > 0);
+        QCOMPARE(reopened.kinetic, original.kinetic);
+        QCOMPARE(reopened.rotational, original.rotational);
+        QCOMPARE(reopened.contacts, original.contacts);
+    }
+
+    // The generated editor changes the running model; a value out of the descriptor's range is
+    // impossible to enter.
+    void parameterEditorApplies() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        ParameterDock* dock = window->parameterDock();
+        QVERIFY(dock->setEditorValue("hertz-mindlin", "rolling_resistance", 0.0));
+        auto* group = dock->findChild<QWidget*>("hertz-mindlin");
+        QVERIFY(group);
+        auto* apply = group->findChild<QPushButton*>("apply");
+        QVERIFY(apply);
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(window->scene().contact_model.parameters.at("rolling_resistance"), 0.0);
+        window->step(1);
+        QVERIFY(waitForStep(*window, 1));
+        QTest::qWait(100);
+        window->refresh();
+        QVERIFY(window->messagesDock()->text().contains("contact model: hertz-mindlin from step 0"));
+    }
+
+    // Closing mid-run stops the worker cleanly, and every frame the series lists is complete.
+    void closeDuringRun() {
+        QTemporaryDir folder;
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->recordFrames(folder.path(), 50);
+        window->run();
+        QVERIFY(waitForStep(*window, 400));
+        window->close();
+        window.reset();
+        QFile pvd(folder.filePath("particles.pvd"));
+        QVERIFY(pvd.open(QIODevice::ReadOnly));
+        const QString index = pvd.readAll();
+        const QStringList listed = index.split("file=\"").mid(1);
+        QVERIFY(listed.size() >= 8);  // steps 0, 50, ..., 400 at least
+        for (const QString& entry : listed) {
+            QFile frame(folder.filePath(entry.section('"', 0, 0)));
+            QVERIFY2(frame.open(QIODevice::ReadOnly), qPrintable(frame.fileName()));
+            QVERIFY2(frame.readAll().trimmed().endsWith("</VTKFile>"), qPrintable(frame.fileName()));
+        }
+    }
+
+    // Opening another scene while one runs replaces the run: the drum starts paused at step 0.
+    void openDuringRun() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->run();
+        QVERIFY(waitForStep(*window, 100));
+        QVERIFY(window->openScene(examplePath("drum.json")));
+        QTest::qWait(100);
+        window->refresh();
+        QCOMPARE(window->runner()->state(), RunState::Paused);
+        QCOMPARE(window->shownSnapshot()->frame.step, 0L);
+        QCOMPARE(window->shownSnapshot()->frame.id.size(), std::size_t(900));
+        QCOMPARE(window->scene().meshes.size(), std::size_t(1));
+    }
+
+    // Beads added while the pile runs join it and fall: their speed after the pile's next steps is
+    // g times the time they have been in the run (analytic free fall from rest).
+    void addBodiesWhileRunning() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->step(100);
+        QVERIFY(waitForStep(*window, 100));
+        std::vector<BodySpec> added;
+        for (int k = 0; k < 10; ++k) {
+            BodySpec b;
+            b.material = "glass";
+            b.radius = 0.005;
+            b.position = Vec3(-0.08 + 0.016 * k, 0.0, 0.45);
+            b.id = 100000 + k;
+            added.push_back(b);
+        }
+        window->addBodies(added);
+        window->step(200);
+        QVERIFY(waitForStep(*window, 300));
+        const Frame& f = window->shownSnapshot()->frame;
+        QCOMPARE(f.id.size(), std::size_t(2010));
+        QCOMPARE(window->scene().bodies.size(), std::size_t(10));
+        for (std::size_t i = 0; i < f.id.size(); ++i)
+            if (f.id[i] >= 100000) QVERIFY(std::abs(f.velocity[i].z() + kG * 200 * 5e-5) < 1e-9);
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "test_main_window.moc"
