@@ -135,7 +135,7 @@ void Simulation::setContactModel(const PluginChoice& choice) {
     }
     contact_model_ = std::move(model);
     scene_.contact_model = choice;
-    forces_current_ = false;
+    reevaluateForces();
 }
 
 void Simulation::setIntegrator(const PluginChoice& choice) {
@@ -159,7 +159,13 @@ void Simulation::addBodies(const std::vector<BodySpec>& specs) {
     }
     scene_.bodies.insert(scene_.bodies.end(), specs.begin(), specs.end());
     walls_.refreshCandidates(bodies, skin_, threads_);
-    forces_current_ = false;
+    reevaluateForces();
+}
+
+void Simulation::reevaluateForces() {
+    // Forces the integrator left current already advanced the contact history for this
+    // configuration: evaluate again without time passing. Otherwise the next step does it.
+    if (forces_current_) evaluateForces(0.0);
 }
 
 void Simulation::carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history) {

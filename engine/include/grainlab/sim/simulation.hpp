@@ -68,6 +68,7 @@ public:
 private:
     void computeForces();
     void evaluateForces(double dt);
+    void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
 
