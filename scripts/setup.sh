@@ -19,7 +19,8 @@ if ((${#missing[@]})); then
   sudo_cmd=""
   [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # With recommends: the GUI stack needs what Qt and VTK only recommend (fonts, Mesa drivers).
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 if [[ ! -f build/build.ninja ]]; then
