@@ -7,6 +7,7 @@
 #include <vtkGlyph3DMapper.h>
 #include <vtkLookupTable.h>
 #include <vtkPointData.h>
+#include <vtkPointGaussianMapper.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkProperty.h>
@@ -38,6 +39,21 @@ ParticleLayer::ParticleLayer(vtkRenderer* renderer) {
     mapper_->SetScalarModeToUsePointFieldData();
     mapper_->SelectColorArray("value");
     mapper_->SetUseLookupTableScalarRange(true);
+    impostors_->SetInputData(points_);
+    impostors_->SetScaleArray("radius");
+    impostors_->SetScaleFactor(1.0);
+    impostors_->SetLookupTable(lut_);
+    impostors_->SetScalarModeToUsePointFieldData();
+    impostors_->SelectColorArray("value");
+    impostors_->SetUseLookupTableScalarRange(true);
+    impostors_->EmissiveOff();
+    // A disc darkened towards its rim reads as a sphere.
+    impostors_->SetSplatShaderCode("//VTK::Color::Impl\n"
+                                   "float dist = dot(offsetVCVSOutput.xy, offsetVCVSOutput.xy);\n"
+                                   "if (dist > 1.0) { discard; }\n"
+                                   "float shade = sqrt(1.0 - dist);\n"
+                                   "ambientColor *= shade;\n"
+                                   "diffuseColor *= shade;\n");
     actor_->SetMapper(mapper_);
     actor_->GetProperty()->SetSpecular(0.3);
     actor_->GetProperty()->SetSpecularPower(20);
@@ -79,6 +95,8 @@ void ParticleLayer::setOpacity(double opacity) {
 void ParticleLayer::update(const Snapshot& snapshot) {
     const Frame& f = snapshot.frame;
     const auto n = static_cast<vtkIdType>(f.position.size());
+    if (f.position.size() > kImpostorThreshold) actor_->SetMapper(impostors_);
+    else actor_->SetMapper(mapper_);
     // Fewer facets for large scenes: rendering cost grows with triangles, not with particles.
     const int resolution = n < 500 ? 16 : n < 5000 ? 10 : n < 50000 ? 8 : 6;
     if (sphere_->GetThetaResolution() != resolution) {

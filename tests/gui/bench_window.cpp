@@ -1,0 +1,130 @@
+// Window benchmark: engine throughput with the window open and refreshing against the same scene
+// headless, and how fast the window answers input meanwhile. Not a test: scripts/bench-window.sh
+// runs it under Xvfb and prints the figures for docs/gui-performance.md.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "grainlab/io/scene_file.hpp"
+#include "gui_test_support.hpp"
+#include "main_window.hpp"
+#include "view/scene_view.hpp"
+
+using namespace grainlab;
+using namespace grainlab::gui;
+
+namespace {
+
+double headlessStepsPerSecond(const Scene& scene, const PluginRegistry& registry, long warmup, long steps) {
+    Simulation simulation(scene, registry);
+    for (long k = 0; k < warmup; ++k) simulation.step();
+    QElapsedTimer clock;
+    clock.start();
+    for (long k = 0; k < steps; ++k) simulation.step();
+    return steps / (clock.nsecsElapsed() * 1e-9);
+}
+
+// Times from posting a mouse event to its delivery (the window was busy meanwhile) and to the end
+// of the repaint it causes.
+class InputProbe : public QObject {
+public:
+    explicit InputProbe(SceneView* view) : view_(view) { view_->installEventFilter(this); }
+    void poke() {
+        posted_.restart();
+        waiting_paint_ = true;
+        const QPointF at(view_->width() / 2.0 + (++pokes_ % 2 ? 3 : -3), view_->height() / 2.0);
+        QCoreApplication::postEvent(view_, new QMouseEvent(QEvent::MouseMove, at, view_->mapToGlobal(at), Qt::NoButton,
+                                                           Qt::LeftButton, Qt::NoModifier));
+    }
+    std::vector<double> delivered_ms, repainted_ms;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::MouseMove && waiting_paint_) delivered_ms.push_back(posted_.nsecsElapsed() * 1e-6);
+        if (event->type() == QEvent::Paint && waiting_paint_ && delivered_ms.size() > repainted_ms.size()) {
+            view_->removeEventFilter(this);  // time the paint itself
+            QCoreApplication::sendEvent(view_, event);
+            view_->installEventFilter(this);
+            repainted_ms.push_back(posted_.nsecsElapsed() * 1e-6);
+            waiting_paint_ = false;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    SceneView* view_;
+    QElapsedTimer posted_;
+    bool waiting_paint_ = false;
+    int pokes_ = 0;
+};
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/pile-50k.json");
+    const long warmup = argc > 2 ? std::atol(argv[2]) : 20;
+    const long steps = argc > 3 ? std::atol(argv[3]) : 200;
+    const int rounds = argc > 4 ? std::atoi(argv[4]) : 3;
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) return 1;
+    const Scene scene = readSceneFile(scene_path.toStdString());
+    std::printf("scene %s, %ld warm-up steps, %ld measured steps, %d rounds\n", qPrintable(scene_path), warmup, steps, rounds);
+    std::printf("round  headless steps/s  window steps/s  ratio  input delivered p50/p95/max ms  view repainted p50/p95/max ms\n");
+    for (int round = 0; round < rounds; ++round) {
+        const double headless = headlessStepsPerSecond(scene, window.registry(), warmup, steps);
+
+        if (!window.openScene(scene_path)) return 1;
+        window.step(warmup);
+        if (!testing::waitForStep(window, warmup, 600000)) return 1;
+        InputProbe probe(window.view());
+        QTimer poker;
+        QObject::connect(&poker, &QTimer::timeout, [&] { probe.poke(); });
+        window.run();
+        QElapsedTimer clock;
+        clock.start();
+        long start_step = -1, end_step = -1;
+        double start_s = 0, end_s = 0;
+        poker.start(100);  // a person dragging the view: one move every 100 ms
+        while (end_step < 0) {
+            QTest::qWait(5);
+            const auto shown = window.shownSnapshot();
+            if (!shown) continue;
+            const long step = shown->frame.step;
+            if (start_step < 0 && step > warmup) {
+                start_step = step;
+                start_s = clock.nsecsElapsed() * 1e-9;
+            } else if (start_step >= 0 && step >= start_step + steps) {
+                end_step = step;
+                end_s = clock.nsecsElapsed() * 1e-9;
+            }
+        }
+        poker.stop();
+        window.pause();
+        const double windowed = (end_step - start_step) / (end_s - start_s);
+        std::printf("%5d  %16.1f  %14.1f  %5.3f  %8.1f / %5.1f / %5.1f          %8.1f / %5.1f / %5.1f\n", round + 1,
+                    headless, windowed, windowed / headless, percentile(probe.delivered_ms, 0.5),
+                    percentile(probe.delivered_ms, 0.95), percentile(probe.delivered_ms, 1.0),
+                    percentile(probe.repainted_ms, 0.5), percentile(probe.repainted_ms, 0.95),
+                    percentile(probe.repainted_ms, 1.0));
+        std::fflush(stdout);
+    }
+    return 0;
+}
