@@ -78,6 +78,7 @@ void ContactSystem::assemble(const Bodies& bodies, const std::vector<RigidContac
     ra_.resize(nc);
     rb_.resize(nc);
     mu_.resize(nc);
+    elasticity_.resize(nc);
     p_.resize(static_cast<Eigen::Index>(3 * nc));
     parallelRanges(nc, threads_, [&](int, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
@@ -86,6 +87,7 @@ void ContactSystem::assemble(const Bodies& bodies, const std::vector<RigidContac
             b_[i] = c.key.b >= 0 ? c.key.b : kNone;
             frame_[i] = contactFrame(c.normal);
             mu_[i] = c.friction;
+            elasticity_[i] = {c.effective_youngs, c.effective_radius};
             ra_[i] = c.point - bodies.position[a_[i]];
             Mat3 mobility = pointMobility(inv_mass_[a_[i]], inv_inertia_[a_[i]], ra_[i]);
             Vec3 relative = Vec3::Zero(), relative_now = Vec3::Zero();
@@ -235,7 +237,7 @@ void ContactDynamics::remember(const std::vector<RigidContact>& contacts) {
 }
 
 ContactDynamicsResult ContactDynamics::step(Bodies& bodies, const std::vector<RigidContact>& contacts, Solver& solver,
-                                            const Vec3& gravity, double dt, int threads) {
+                                            const Vec3& gravity, double dt, int threads, PostStep* post_step) {
     system_.assemble(bodies, contacts, gravity, dt, settings, threads);
     warmStart(contacts);
     ContactDynamicsResult result;
@@ -244,6 +246,7 @@ ContactDynamicsResult ContactDynamics::step(Bodies& bodies, const std::vector<Ri
 
     Eigen::VectorXd change;
     system_.velocityChange(impulses_, change);
+    if (post_step) result.post_step = post_step->apply(system_, impulses_, settings.solver);
     const Eigen::VectorXd wrench = system_.wrench(impulses_);
     const Eigen::VectorXd& free = system_.freeBodyVelocity();
     bodies.resizeDynamics();

@@ -25,6 +25,8 @@ void findSphereContacts(const Bodies& bodies, const NeighborList& pairs, const P
             const PairProperties& m = materials(bodies.material[i], bodies.material[j]);
             c.friction = m.friction;
             c.restitution = m.restitution;
+            c.effective_youngs = m.effective_youngs;
+            c.effective_radius = bodies.radius[i] * bodies.radius[j] / (bodies.radius[i] + bodies.radius[j]);
             out.push_back(c);
         }
     for (const WallContact& w : walls) {
@@ -38,6 +40,8 @@ void findSphereContacts(const Bodies& bodies, const NeighborList& pairs, const P
         const PairProperties& m = materials(bodies.material[w.body], w.material);
         c.friction = m.friction;
         c.restitution = m.restitution;
+        c.effective_youngs = m.effective_youngs;
+        c.effective_radius = bodies.radius[w.body];
         out.push_back(c);
     }
 }

@@ -86,6 +86,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
     if (scene_.solver) setupSolver(*scene_.solver);
+    if (scene_.post_step) setupPostStep(*scene_.post_step);
     const TimeStepLimit limit = timeStepLimit();
     if (!(scene_.time_step > 0.0) || (!solver_ && scene_.time_step > limit.limit))
         throw InputError(scene_.source_file, "/time_step",
@@ -181,6 +182,19 @@ void Simulation::setupSolver(const PluginChoice& choice) {
                              " must be below half the neighbour skin (" + number(0.5 * skin_) + "); raise \"skin\"");
 }
 
+void Simulation::setupPostStep(const PluginChoice& choice) {
+    const std::string where = "/plugins/post_step";
+    if (!solver_)
+        throw InputError(scene_.source_file, where,
+                         "post-step '" + choice.name + "' runs after a contact-dynamics solver, but the scene names "
+                         "no solver (\"plugins\": {\"solver\": ...})");
+    post_step_ = registry_.createPostStep(choice, scene_.source_file, where);
+    double max_friction = 0.0;
+    for (const PairProperties& p : material_pairs_.table) max_friction = std::max(max_friction, p.friction);
+    const std::string why = post_step_->unsupported(max_friction);
+    if (!why.empty()) throw InputError(scene_.source_file, where, "post-step '" + choice.name + "': " + why);
+}
+
 void Simulation::stepContactDynamics() {
     Bodies& bodies = state_.bodies;
     refreshNeighbours();
@@ -188,8 +202,10 @@ void Simulation::stepContactDynamics() {
     walls_.findContacts(bodies, threads_, state_.wall_contacts, envelope);
     findSphereContacts(bodies, state_.pairs, box_, state_.wall_contacts, material_pairs_, envelope, rigid_contacts_);
     const ContactDynamicsResult result =
-        contact_dynamics_.step(bodies, rigid_contacts_, *solver_, scene_.gravity, scene_.time_step, threads_);
+        contact_dynamics_.step(bodies, rigid_contacts_, *solver_, scene_.gravity, scene_.time_step, threads_,
+                               post_step_ ? &*post_step_ : nullptr);
     solver_report_ = result.report;
+    post_step_report_ = result.post_step;
     state_.dissipated += result.dissipated;
     state_.elastic = 0.0;
     state_.contacts = 0;

@@ -17,6 +17,12 @@
 
 namespace grainlab {
 
+// What the materials say about a contact's elasticity (for post-steps that want DEM-limit forces).
+struct ContactElasticity {
+    double effective_youngs = 1.0;  // E* of the pair
+    double effective_radius = 1.0;  // R* = r_a r_b / (r_a + r_b) (r_a against a wall)
+};
+
 class ContactProblem {
 public:
     virtual ~ContactProblem() = default;
@@ -36,6 +42,7 @@ public:
     virtual Eigen::Vector3d contactVelocity(std::size_t contact, const Eigen::VectorXd& velocities) const = 0;
     // velocities += M^-1 D_i impulse.
     virtual void addImpulse(std::size_t contact, const Eigen::Vector3d& impulse, Eigen::VectorXd& velocities) const = 0;
+    virtual ContactElasticity elasticity(std::size_t) const { return {}; }
 };
 
 struct SolverSettings {

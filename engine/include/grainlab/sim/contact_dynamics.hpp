@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include "grainlab/plugin/parameters.hpp"
+#include "grainlab/plugin/post_step.hpp"
 #include "grainlab/plugin/solver.hpp"
 #include "grainlab/sim/rigid_contacts.hpp"
 #include "grainlab/state/bodies.hpp"
@@ -44,6 +45,7 @@ public:
     void velocityChange(const Eigen::VectorXd& impulses, Eigen::VectorXd& velocities) const override;
     Eigen::Vector3d contactVelocity(std::size_t i, const Eigen::VectorXd& velocities) const override;
     void addImpulse(std::size_t i, const Eigen::Vector3d& impulse, Eigen::VectorXd& velocities) const override;
+    ContactElasticity elasticity(std::size_t i) const override { return elasticity_[i]; }
 
     const Mat3& frame(std::size_t i) const { return frame_[i]; }  // columns n, u, w
     // Body velocities (v, w per body) before impulses.
@@ -58,6 +60,7 @@ private:
     std::vector<Mat3> frame_, diagonal_;
     std::vector<Vec3> ra_, rb_;
     std::vector<double> mu_;
+    std::vector<ContactElasticity> elasticity_;
     std::vector<double> inv_mass_;
     std::vector<Mat3> inv_inertia_;     // world frame
     // Per body, the contacts touching it: CSR, entry = 2 * contact + (1 if the body is b).
@@ -68,6 +71,7 @@ private:
 
 struct ContactDynamicsResult {
     SolverReport report;
+    SolverReport post_step;   // when a post-step ran
     double dissipated = 0.0;  // kinetic energy removed by the impulses
 };
 
@@ -77,9 +81,10 @@ public:
     ContactDynamicsSettings settings;
 
     // Solves the impulses for `contacts` and advances velocities, positions and orientations of the
-    // free bodies by dt. bodies.force/torque become contact forces (impulse / dt) plus gravity.
+    // free bodies by dt. bodies.force/torque become contact forces (impulse / dt) plus gravity;
+    // a post-step, if given, replaces the impulses they come from (not the motion).
     ContactDynamicsResult step(Bodies& bodies, const std::vector<RigidContact>& contacts, Solver& solver,
-                               const Vec3& gravity, double dt, int threads);
+                               const Vec3& gravity, double dt, int threads, PostStep* post_step = nullptr);
 
     const ContactSystem& system() const { return system_; }
     const Eigen::VectorXd& impulses() const { return impulses_; }  // of the last step, contact frames

@@ -28,6 +28,8 @@ struct RigidContact {
     Vec3 b_image_shift = Vec3::Zero();  // periodic boxes: b's position + this is the image touching a
     double friction = 0.0;
     double restitution = 0.0;
+    double effective_youngs = 1.0;      // E* of the pair (relative stiffness for post-steps)
+    double effective_radius = 1.0;      // R* of the pair
 };
 
 // Sphere-sphere contacts from the neighbour list and sphere-wall contacts from the wall narrow

@@ -8,6 +8,7 @@
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/integrator.hpp"
 #include "grainlab/plugin/loader.hpp"
+#include "grainlab/plugin/post_step.hpp"
 #include "grainlab/plugin/solver.hpp"
 #include "grainlab/scene/scene.hpp"
 #include "grainlab/sim/contact_dynamics.hpp"
@@ -47,6 +48,7 @@ public:
     bool usesSolver() const { return static_cast<bool>(solver_); }
     const std::string& solverName() const { return solver_.name(); }
     const SolverReport& solverReport() const { return solver_report_; }  // of the last step
+    const SolverReport& postStepReport() const { return post_step_report_; }
     const ContactDynamics& contactDynamics() const { return contact_dynamics_; }
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
@@ -73,6 +75,7 @@ private:
     void computeForces();
     void refreshNeighbours();
     void setupSolver(const PluginChoice& choice);
+    void setupPostStep(const PluginChoice& choice);
     void stepContactDynamics();
     void evaluateForces(double dt);
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
@@ -87,9 +90,10 @@ private:
     PluginInstance<ContactModel> contact_model_;
     PluginInstance<Integrator> integrator_;
     PluginInstance<Solver> solver_;
+    PluginInstance<PostStep> post_step_;
     ContactDynamics contact_dynamics_;
     std::vector<RigidContact> rigid_contacts_;
-    SolverReport solver_report_;
+    SolverReport solver_report_, post_step_report_;
     std::vector<ThreadAccumulator> accumulators_;
     std::vector<std::vector<Vec3>> thread_buffers_;
     std::vector<ContactRecord> records_;
