@@ -38,13 +38,16 @@ PluginChoice parsePluginChoice(const Object& plugins, const std::string& key,
 
 void parsePlugins(const Object& top, Context& context) {
     if (!top.has("plugins")) return;
-    const Object plugins = top.object("plugins", {"integrator", "contact_model", "solver"});
+    const Object plugins = top.object("plugins", {"integrator", "contact_model", "solver", "post_step"});
     Scene& scene = context.scene;
     scene.integrator = parsePluginChoice(plugins, "integrator", scene.integrator);
     scene.contact_model = parsePluginChoice(plugins, "contact_model", scene.contact_model);
     const Json* solver = plugins.find("solver");
     if (solver && !solver->is_null())
         scene.solver = parsePluginChoice(plugins, "solver", PluginChoice{});
+    const Json* post_step = plugins.find("post_step");
+    if (post_step && !post_step->is_null())
+        scene.post_step = parsePluginChoice(plugins, "post_step", PluginChoice{});
 }
 
 void parseSettings(const Object& top, Context& context) {

@@ -192,6 +192,7 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     doc["plugins"] = {{"integrator", pluginJson(scene.integrator)},
                       {"contact_model", pluginJson(scene.contact_model)},
                       {"solver", scene.solver ? pluginJson(*scene.solver) : OJson(nullptr)}};
+    if (scene.post_step) doc["plugins"]["post_step"] = pluginJson(*scene.post_step);
     doc["time_step"] = scene.time_step;
     doc["skin"] = scene.skin;
     doc["max_initial_overlap"] = scene.max_initial_overlap;

@@ -10,6 +10,7 @@
 #include "grainlab/core/error.hpp"
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/integrator.hpp"
+#include "grainlab/plugin/post_step.hpp"
 #include "grainlab/plugin/solver.hpp"
 #include "grainlab/scene/scene.hpp"
 #include "shared_library.hpp"
@@ -22,6 +23,7 @@ std::string kindName(PluginKind kind) {
         case PluginKind::Integrator: return "integrator";
         case PluginKind::ContactModel: return "contact model";
         case PluginKind::Solver: return "solver";
+        case PluginKind::PostStep: return "post-step";
     }
     return "unknown";
 }
@@ -41,9 +43,10 @@ std::string checkDescriptor(const GrainlabPluginDescriptor& d) {
         return "its descriptor says plugin interface version " + std::to_string(d.abi_version) +
                ", but this GrainLab loads version " + std::to_string(GRAINLAB_PLUGIN_ABI_VERSION) +
                "; rebuild the plugin against this GrainLab's headers";
-    if (d.kind != GRAINLAB_KIND_INTEGRATOR && d.kind != GRAINLAB_KIND_CONTACT_MODEL && d.kind != GRAINLAB_KIND_SOLVER)
+    if (d.kind != GRAINLAB_KIND_INTEGRATOR && d.kind != GRAINLAB_KIND_CONTACT_MODEL && d.kind != GRAINLAB_KIND_SOLVER &&
+        d.kind != GRAINLAB_KIND_POST_STEP)
         return "its kind " + std::to_string(d.kind) +
-               " is none of integrator (1), contact model (2) or solver (3)";
+               " is none of integrator (1), contact model (2), solver (3) or post-step (4)";
     if (text(d.name).empty()) return "its descriptor has no name";
     if (!d.create || !d.destroy) return "its descriptor has no create or destroy function";
     if (d.parameter_count > 0 && !d.parameters) return "its descriptor declares parameters but lists none";
@@ -214,6 +217,10 @@ PluginInstance<Integrator> PluginRegistry::createIntegrator(const PluginChoice& 
 PluginInstance<Solver> PluginRegistry::createSolver(const PluginChoice& choice, const std::string& file,
                                                     const std::string& where) const {
     return create<Solver>(PluginKind::Solver, choice, file, where);
+}
+PluginInstance<PostStep> PluginRegistry::createPostStep(const PluginChoice& choice, const std::string& file,
+                                                        const std::string& where) const {
+    return create<PostStep>(PluginKind::PostStep, choice, file, where);
 }
 
 }  // namespace grainlab

@@ -9,6 +9,7 @@
 #include "grainlab/io/mesh_file.hpp"
 #include "grainlab/sim/build_bodies.hpp"
 #include "grainlab/sim/material_pairs.hpp"
+#include "grainlab/sim/rigid_contacts.hpp"
 
 namespace grainlab {
 namespace {
@@ -84,8 +85,10 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
+    if (scene_.solver) setupSolver(*scene_.solver);
+    if (scene_.post_step) setupPostStep(*scene_.post_step);
     const TimeStepLimit limit = timeStepLimit();
-    if (!(scene_.time_step > 0.0) || scene_.time_step > limit.limit)
+    if (!(scene_.time_step > 0.0) || (!solver_ && scene_.time_step > limit.limit))
         throw InputError(scene_.source_file, "/time_step",
                          "time step " + number(scene_.time_step) + " is above the stability limit " + number(limit.limit) +
                              " of contact model '" + contact_model_.name() + "' (" + limit.how + "); recommended: " +
@@ -189,9 +192,65 @@ void Simulation::carryWallHistory(const std::vector<WallContact>& previous, cons
     }
 }
 
+void Simulation::setupSolver(const PluginChoice& choice) {
+    const std::string where = "/plugins/solver";
+    solver_ = registry_.createSolver(choice, scene_.source_file, where);
+    const PluginInfo* info = registry_.find(choice.name, PluginKind::Solver);
+    const ParameterValues values = registry_.resolveParameters(*info, choice, scene_.source_file, where);
+    const Bodies& b = state_.bodies;
+    const double min_radius = b.size() ? *std::min_element(b.radius.begin(), b.radius.end()) : 1.0;
+    contact_dynamics_.settings = ContactDynamicsSettings::from(values, 0.05 * min_radius);
+    // Wall and pair candidates reach `skin` beyond contact: contacts in the envelope must be among them.
+    if (contact_dynamics_.settings.envelope >= 0.5 * skin_)
+        throw InputError(scene_.source_file, where + "/parameters/envelope",
+                         "envelope " + number(contact_dynamics_.settings.envelope) +
+                             " must be below half the neighbour skin (" + number(0.5 * skin_) + "); raise \"skin\"");
+}
+
+void Simulation::setupPostStep(const PluginChoice& choice) {
+    const std::string where = "/plugins/post_step";
+    if (!solver_)
+        throw InputError(scene_.source_file, where,
+                         "post-step '" + choice.name + "' runs after a contact-dynamics solver, but the scene names "
+                         "no solver (\"plugins\": {\"solver\": ...})");
+    post_step_ = registry_.createPostStep(choice, scene_.source_file, where);
+    double max_friction = 0.0;
+    for (const PairProperties& p : material_pairs_.table) max_friction = std::max(max_friction, p.friction);
+    const std::string why = post_step_->unsupported(max_friction);
+    if (!why.empty()) throw InputError(scene_.source_file, where, "post-step '" + choice.name + "': " + why);
+}
+
+void Simulation::stepContactDynamics() {
+    Bodies& bodies = state_.bodies;
+    refreshNeighbours();
+    const double envelope = contact_dynamics_.settings.envelope;
+    walls_.findContacts(bodies, threads_, state_.wall_contacts, envelope);
+    findSphereContacts(bodies, state_.pairs, box_, state_.wall_contacts, material_pairs_, envelope, rigid_contacts_);
+    const ContactDynamicsResult result =
+        contact_dynamics_.step(bodies, rigid_contacts_, *solver_, scene_.gravity, scene_.time_step, threads_,
+                               post_step_ ? &*post_step_ : nullptr);
+    solver_report_ = result.report;
+    post_step_report_ = result.post_step;
+    state_.dissipated += result.dissipated;
+    state_.elastic = 0.0;
+    state_.contacts = 0;
+    records_.clear();
+    const Eigen::VectorXd& impulses = contact_dynamics_.impulses();
+    for (std::size_t i = 0; i < rigid_contacts_.size(); ++i) {
+        const Vec3 impulse = impulses.segment<3>(static_cast<Eigen::Index>(3 * i));
+        if (!(impulse[0] > 0.0)) continue;
+        ++state_.contacts;
+        if (!record_contacts_) continue;
+        const RigidContact& c = rigid_contacts_[i];
+        records_.push_back({c.key.a, c.key.b, c.point, c.normal,
+                            contact_dynamics_.system().frame(i) * impulse / scene_.time_step, -c.gap});
+    }
+    forces_current_ = true;
+}
+
 void Simulation::computeForces() { evaluateForces(scene_.time_step); }
 
-void Simulation::evaluateForces(double dt) {
+void Simulation::refreshNeighbours() {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -206,6 +265,12 @@ void Simulation::evaluateForces(double dt) {
     if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+}
+
+void Simulation::evaluateForces(double dt) {
+    Bodies& bodies = state_.bodies;
+    const std::size_t n = bodies.size();
+    refreshNeighbours();
     // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
     std::swap(previous_wall_contacts_, state_.wall_contacts);
     std::swap(previous_wall_history_, state_.wall_history);
@@ -275,6 +340,13 @@ void Simulation::checkMotion() const {
 }
 
 void Simulation::step() {
+    if (solver_) {
+        stepContactDynamics();
+        state_.time += scene_.time_step;
+        ++state_.step;
+        checkMotion();
+        return;
+    }
     StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); }};
     // The first evaluation is the set-up one (no time passes); later ones belong to their step.
     if (state_.step == 0) updateForces();

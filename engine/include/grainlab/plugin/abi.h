@@ -20,7 +20,8 @@ extern "C" {
 enum GrainlabPluginKind {
     GRAINLAB_KIND_INTEGRATOR = 1,
     GRAINLAB_KIND_CONTACT_MODEL = 2,
-    GRAINLAB_KIND_SOLVER = 3
+    GRAINLAB_KIND_SOLVER = 3,
+    GRAINLAB_KIND_POST_STEP = 4
 };
 
 enum GrainlabParameterType { GRAINLAB_PARAM_REAL = 1, GRAINLAB_PARAM_INTEGER = 2, GRAINLAB_PARAM_BOOLEAN = 3 };
@@ -44,7 +45,7 @@ typedef struct GrainlabPluginDescriptor {
     const GrainlabParameter* parameters;
     uint32_t parameter_count;
     /* Returns a new object of the C++ interface matching `kind` (grainlab::Integrator,
-     * grainlab::ContactModel or grainlab::Solver), released with `destroy`. */
+     * grainlab::ContactModel, grainlab::Solver or grainlab::PostStep), released with `destroy`. */
     void* (*create)(void);
     void (*destroy)(void*);
 } GrainlabPluginDescriptor;

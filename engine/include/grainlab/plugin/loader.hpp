@@ -13,10 +13,12 @@ namespace grainlab {
 class ContactModel;
 class Integrator;
 class Solver;
+class PostStep;
 struct PluginChoice;
 
-enum class PluginKind { Integrator = GRAINLAB_KIND_INTEGRATOR, ContactModel = GRAINLAB_KIND_CONTACT_MODEL, Solver = GRAINLAB_KIND_SOLVER };
-std::string kindName(PluginKind kind);  // "integrator", "contact model", "solver"
+enum class PluginKind { Integrator = GRAINLAB_KIND_INTEGRATOR, ContactModel = GRAINLAB_KIND_CONTACT_MODEL, Solver = GRAINLAB_KIND_SOLVER,
+                        PostStep = GRAINLAB_KIND_POST_STEP };
+std::string kindName(PluginKind kind);  // "integrator", "contact model", "solver", "post-step"
 
 struct ParameterSpec {
     std::string name, unit, description;
@@ -89,6 +91,8 @@ public:
                                                 const std::string& where = "/plugins/integrator") const;
     PluginInstance<Solver> createSolver(const PluginChoice& choice, const std::string& file = "",
                                         const std::string& where = "/plugins/solver") const;
+    PluginInstance<PostStep> createPostStep(const PluginChoice& choice, const std::string& file = "",
+                                            const std::string& where = "/plugins/post_step") const;
 
 private:
     template <class Interface>

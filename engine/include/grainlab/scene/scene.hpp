@@ -161,6 +161,7 @@ struct Scene {
     PluginChoice integrator{"velocity-verlet", {}};
     PluginChoice contact_model{"hooke", {}};
     std::optional<PluginChoice> solver;
+    std::optional<PluginChoice> post_step;  // after the solver (contact dynamics only)
 
     double time_step = 1e-5;
     double skin = 0.0;                 // Verlet skin; 0: 10% of the largest radius

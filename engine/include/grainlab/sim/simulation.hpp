@@ -8,7 +8,10 @@
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/integrator.hpp"
 #include "grainlab/plugin/loader.hpp"
+#include "grainlab/plugin/post_step.hpp"
+#include "grainlab/plugin/solver.hpp"
 #include "grainlab/scene/scene.hpp"
+#include "grainlab/sim/contact_dynamics.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/periodic_box.hpp"
 #include "grainlab/sim/walls.hpp"
@@ -40,6 +43,13 @@ public:
     const std::string& contactModelName() const { return contact_model_.name(); }
     const std::string& integratorName() const { return integrator_.name(); }
     TimeStepLimit timeStepLimit() const;
+    // Contact dynamics: when the scene names a solver, steps solve for impulses with it instead of
+    // integrating the contact model's forces (the materials still give friction).
+    bool usesSolver() const { return static_cast<bool>(solver_); }
+    const std::string& solverName() const { return solver_.name(); }
+    const SolverReport& solverReport() const { return solver_report_; }  // of the last step
+    const SolverReport& postStepReport() const { return post_step_report_; }
+    const ContactDynamics& contactDynamics() const { return contact_dynamics_; }
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
     // the state is left as it was after the failing step.
@@ -47,7 +57,7 @@ public:
 
     // Computes forces at the current positions unless they are current already. Contact history
     // and dissipation do not advance: no time passes (a step's own evaluations advance them).
-    void updateForces() { if (!forces_current_) evaluateForces(0.0); }
+    void updateForces() { if (!forces_current_ && !solver_) evaluateForces(0.0); }
 
     // Record touching contacts (for frames) at the next force evaluations.
     void setRecordContacts(bool record) { record_contacts_ = record; }
@@ -67,6 +77,10 @@ public:
 
 private:
     void computeForces();
+    void refreshNeighbours();
+    void setupSolver(const PluginChoice& choice);
+    void setupPostStep(const PluginChoice& choice);
+    void stepContactDynamics();
     void evaluateForces(double dt);
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
@@ -80,6 +94,11 @@ private:
     MaterialPairTable material_pairs_;
     PluginInstance<ContactModel> contact_model_;
     PluginInstance<Integrator> integrator_;
+    PluginInstance<Solver> solver_;
+    PluginInstance<PostStep> post_step_;
+    ContactDynamics contact_dynamics_;
+    std::vector<RigidContact> rigid_contacts_;
+    SolverReport solver_report_, post_step_report_;
     std::vector<ThreadAccumulator> accumulators_;
     std::vector<std::vector<Vec3>> thread_buffers_;
     std::vector<ContactRecord> records_;

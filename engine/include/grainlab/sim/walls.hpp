@@ -16,8 +16,9 @@ public:
     // Candidate triangles within radius + skin of each body.
     void refreshCandidates(const Bodies& bodies, double skin, int threads);
     bool candidatesStale(double skin) const;
-    // Appends contacts of free bodies with planes and meshes, in body order.
-    void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const;
+    // Appends contacts of free bodies with planes and meshes, in body order: those overlapping, or
+    // with a gap below `envelope` (contact dynamics; keep it below the skin).
+    void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope = 0.0) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
 
 private:
