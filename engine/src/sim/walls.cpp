@@ -109,7 +109,7 @@ void WallSet::refreshCandidates(const Bodies& bodies, double skin, int threads) 
     for (Mesh& mesh : meshes_) mesh.at_candidates = mesh.current;
 }
 
-void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const {
+void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double margin) const {
     out.clear();
     const std::size_t n = bodies.size();
     const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
@@ -124,7 +124,7 @@ void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallCo
             for (std::size_t k = 0; k < planes_.size(); ++k) {
                 const Plane& p = planes_[k];
                 const double overlap = r - (x - p.point).dot(p.normal);
-                if (overlap <= 0.0) continue;
+                if (overlap <= -margin) continue;
                 const Vec3 point = x - (r - overlap) * p.normal;
                 local.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k), 0, p.material, p.normal,
                                  overlap, point, surfaceVelocity(*p.motion, point)});
@@ -139,7 +139,7 @@ void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallCo
                 const Vec3 p = closestPointOnTriangle(x, mesh.current[tri[0]], mesh.current[tri[1]], mesh.current[tri[2]], feature);
                 const Vec3 d = x - p;
                 const double dist2 = d.squaredNorm();
-                if (dist2 >= r * r || dist2 == 0.0) continue;
+                if (dist2 >= (r + margin) * (r + margin) || dist2 == 0.0) continue;
                 // A sphere on an edge or vertex shared by several triangles touches it once.
                 const bool duplicate = std::any_of(local.begin() + static_cast<std::ptrdiff_t>(first_of_body), local.end(),
                     [&](const WallContact& o) { return o.wall == planes_.size() + m && (o.point - p).squaredNorm() < 1e-20 * (1.0 + r * r); });

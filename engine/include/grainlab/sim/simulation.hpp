@@ -39,6 +39,7 @@ public:
     const Bodies& bodies() const { return state_.bodies; }
     const std::string& contactModelName() const { return contact_model_.name(); }
     const std::string& integratorName() const { return integrator_.name(); }
+    std::vector<IntegratorStatistic> integratorStatistics() const { return integrator_->statistics(); }
     TimeStepLimit timeStepLimit() const;
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
@@ -80,6 +81,7 @@ private:
     std::vector<ContactRecord> records_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
+    std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
     double skin_ = 0.0;
     int threads_ = 1;
     bool forces_current_ = false;

@@ -16,8 +16,9 @@ public:
     // Candidate triangles within radius + skin of each body.
     void refreshCandidates(const Bodies& bodies, double skin, int threads);
     bool candidatesStale(double skin) const;
-    // Appends contacts of free bodies with planes and meshes, in body order.
-    void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const;
+    // Appends contacts of free bodies with planes and meshes, in body order. With a margin > 0 also
+    // walls within `margin` of a body's surface (negative overlap), for implicit integrators.
+    void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double margin = 0.0) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
 
 private:

@@ -1,0 +1,249 @@
+#include "variational_step.hpp"
+
+#include <Eigen/IterativeLinearSolvers>
+#include <algorithm>
+#include <cmath>
+
+namespace grainlab::variational {
+namespace {
+
+constexpr int kMaxHalvings = 10;
+
+Eigen::Ref<const Vec3> seg(const Eigen::VectorXd& v, std::size_t body, int part) {
+    return v.segment<3>(static_cast<Eigen::Index>(6 * body + 3 * part));
+}
+Eigen::Ref<Vec3> seg(Eigen::VectorXd& v, std::size_t body, int part) {
+    return v.segment<3>(static_cast<Eigen::Index>(6 * body + 3 * part));
+}
+
+}  // namespace
+
+void VariationalStep::setUp(const StepContext& ctx) {
+    const Bodies& b = ctx.bodies;
+    const FrozenContacts& frozen = *ctx.contacts;
+    const std::size_t n = b.size();
+    h_ = ctx.dt;
+    box_ = &frozen.box;
+    gravity_ = frozen.gravity;
+
+    const std::size_t materials = frozen.materials.count;
+    laws_.resize(materials * materials);
+    for (std::size_t m1 = 0; m1 < materials; ++m1)
+        for (std::size_t m2 = 0; m2 < materials; ++m2)
+            laws_[m1 * materials + m2] = frozen.model.linearCoefficients(frozen.materials(m1, m2));
+
+    free_.assign(n, 0);
+    mass_.resize(static_cast<Eigen::Index>(6 * n));
+    q0_.setZero(static_cast<Eigen::Index>(6 * n));
+    p0_.resize(static_cast<Eigen::Index>(6 * n));
+    guess_velocity_.resize(static_cast<Eigen::Index>(6 * n));
+    for (std::size_t i = 0; i < n; ++i) {
+        free_[i] = b.inv_mass[i] > 0.0 && !b.frozen[i];
+        seg(mass_, i, 0).setConstant(b.mass[i]);
+        seg(mass_, i, 1) = b.inertia[i];  // spheres: isotropic, so the body frame does not matter
+        seg(q0_, i, 0) = b.position[i];
+        seg(guess_velocity_, i, 0) = b.velocity[i];
+        seg(guess_velocity_, i, 1) = b.angular_velocity[i];
+        seg(p0_, i, 0) = b.mass[i] * b.velocity[i];
+        seg(p0_, i, 1) = b.inertia[i].cwiseProduct(b.angular_velocity[i]);
+    }
+
+    terms_.clear();
+    const NeighborList& pairs = frozen.pairs;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::uint32_t k = pairs.row_start[i]; k < pairs.row_start[i + 1]; ++k) {
+            const std::uint32_t j = pairs.partner[k];
+            if (!free_[i] && !free_[j]) continue;
+            ContactTerm c;
+            c.a = static_cast<std::uint32_t>(i);
+            c.b = j;
+            c.radius_a = b.radius[i];
+            c.radius_b = b.radius[j];
+            c.effective_mass = 1.0 / (b.inv_mass[i] + b.inv_mass[j]);
+            c.law = &laws_[b.material[i] * materials + b.material[j]];
+            terms_.push_back(c);
+        }
+    for (const WallContact& wc : frozen.walls) {
+        if (!free_[wc.body]) continue;
+        ContactTerm c;
+        c.a = wc.body;
+        c.wall = true;
+        c.radius_a = b.radius[wc.body];
+        c.effective_mass = b.mass[wc.body];
+        c.law = &laws_[b.material[wc.body] * materials + wc.material];
+        c.point = wc.point;
+        c.normal = wc.normal;
+        c.wall_velocity = wc.wall_velocity;
+        terms_.push_back(c);
+    }
+}
+
+Vec3 VariationalStep::separation(const ContactTerm& c, const Vector& q) const {
+    return box_->nearestImage(seg(q, c.a, 0) - seg(q, c.b, 0));
+}
+
+void VariationalStep::forces(const Vector& q, const Vector& vel, double wall_time, Vector& conservative,
+                             Vector& damping, std::size_t* coulomb_exceeded) const {
+    conservative.setZero(q.size());
+    damping.setZero(q.size());
+    for (std::size_t i = 0; i < free_.size(); ++i)
+        if (free_[i]) seg(conservative, i, 0) = mass_[static_cast<Eigen::Index>(6 * i)] * gravity_;
+    for (const ContactTerm& c : terms_) {
+        const ContactGeometry g = c.wall ? wallGeometry(c, seg(q, c.a, 0), c.wall_velocity * wall_time)
+                                         : pairGeometry(c, separation(c, q));
+        if (!g.touching) continue;
+        const auto map = velocityMap(c, g);
+        Vec3 relative = seg(vel, c.a, 0) + map[1] * seg(vel, c.a, 1);
+        if (c.wall) relative -= c.wall_velocity;
+        else relative += map[2] * seg(vel, c.b, 0) + map[3] * seg(vel, c.b, 1);
+        const Vec3 spring = c.law->kn * g.overlap * g.n;
+        const Vec3 dashpot = -(dampingMatrix(c, g) * relative);
+        seg(conservative, c.a, 0) += spring;
+        seg(damping, c.a, 0) += dashpot;
+        seg(damping, c.a, 1) += map[1].transpose() * dashpot;
+        if (!c.wall) {
+            seg(conservative, c.b, 0) -= spring;
+            seg(damping, c.b, 0) += map[2].transpose() * dashpot;
+            seg(damping, c.b, 1) += map[3].transpose() * dashpot;
+        }
+        if (coulomb_exceeded) {
+            const double normal = (spring + dashpot).dot(g.n);
+            const Vec3 tangential = dashpot - dashpot.dot(g.n) * g.n;
+            if (tangential.norm() > c.law->friction * std::abs(normal)) ++*coulomb_exceeded;
+        }
+    }
+    for (std::size_t i = 0; i < free_.size(); ++i)
+        if (!free_[i]) {
+            conservative.segment<6>(static_cast<Eigen::Index>(6 * i)).setZero();
+            damping.segment<6>(static_cast<Eigen::Index>(6 * i)).setZero();
+        }
+}
+
+double VariationalStep::residual(const Vector& q, Vector& r) {
+    const double a = settings_.alpha;
+    const Vector vh = (q - q0_) / h_;
+    const Vector qa = q0_ + a * (q - q0_);
+    coulomb_exceeded_ = 0;
+    forces(qa, vh, a * h_, conservative_, damping_, &coulomb_exceeded_);
+    const Vector momentum = mass_.cwiseProduct(vh);
+    r = p0_ - momentum + (h_ * (1.0 - a)) * conservative_ + (0.5 * h_) * damping_;
+    for (std::size_t i = 0; i < free_.size(); ++i)
+        if (!free_[i]) r.segment<6>(static_cast<Eigen::Index>(6 * i)).setZero();
+    // Momentum scale of the step: R is a sum of terms of this size, so round-off sits at 1e-16 of it.
+    double scale = std::max(p0_.lpNorm<Eigen::Infinity>(), momentum.lpNorm<Eigen::Infinity>());
+    scale = std::max(scale, h_ * std::max(conservative_.lpNorm<Eigen::Infinity>(), damping_.lpNorm<Eigen::Infinity>()));
+    const double norm = r.lpNorm<Eigen::Infinity>();
+    return norm == 0.0 ? 0.0 : norm / scale;
+}
+
+void VariationalStep::assemble(const Vector& q) {
+    const double a = settings_.alpha;
+    const Vector qa = q0_ + a * (q - q0_);
+    const double hessian_weight = h_ * a * (1.0 - a);
+    triplets_.clear();
+    for (Eigen::Index k = 0; k < q.size(); ++k)
+        triplets_.emplace_back(k, k, free_[static_cast<std::size_t>(k / 6)] ? mass_[k] / h_ : 1.0);
+    for (const ContactTerm& c : terms_) {
+        const ContactGeometry g = c.wall ? wallGeometry(c, seg(qa, c.a, 0), c.wall_velocity * (a * h_))
+                                         : pairGeometry(c, separation(c, qa));
+        if (!g.touching) continue;
+        const auto map = velocityMap(c, g);
+        const Mat3 half_damping = 0.5 * dampingMatrix(c, g);
+        const Mat3 spring = hessian_weight * springHessian(c, g);
+        const int blocks = c.wall ? 2 : 4;
+        for (int k = 0; k < blocks; ++k) {
+            const std::uint32_t row_body = k < 2 ? c.a : c.b;
+            if (!free_[row_body]) continue;
+            for (int l = 0; l < blocks; ++l) {
+                const std::uint32_t col_body = l < 2 ? c.a : c.b;
+                if (!free_[col_body]) continue;
+                Mat3 block = map[static_cast<std::size_t>(k)].transpose() * half_damping * map[static_cast<std::size_t>(l)];
+                // The spring acts on translations: +H on (x_a, x_a), (x_b, x_b), -H across.
+                if (k % 2 == 0 && l % 2 == 0 && hessian_weight > 0.0) block += (k == l ? 1.0 : -1.0) * spring;
+                const Eigen::Index row = static_cast<Eigen::Index>(6 * row_body + 3 * (k % 2));
+                const Eigen::Index col = static_cast<Eigen::Index>(6 * col_body + 3 * (l % 2));
+                for (int rr = 0; rr < 3; ++rr)
+                    for (int cc = 0; cc < 3; ++cc)
+                        if (block(rr, cc) != 0.0) triplets_.emplace_back(row + rr, col + cc, block(rr, cc));
+            }
+        }
+    }
+    matrix_.resize(q.size(), q.size());
+    matrix_.setFromTriplets(triplets_.begin(), triplets_.end());
+}
+
+void VariationalStep::writeBack(Bodies& b, const Vector& q, const Vector& momentum) const {
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        const Vec3 turn = seg(q, i, 1) / h_;  // mean angular velocity over the step
+        b.position[i] = seg(q, i, 0);
+        b.orientation[i] = rotated(b.orientation[i], turn, h_);
+        if (!free_[i]) continue;
+        b.velocity[i] = seg(momentum, i, 0) / b.mass[i];
+        b.angular_velocity[i] = seg(momentum, i, 1).cwiseQuotient(b.inertia[i]);
+    }
+}
+
+StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
+    settings_ = settings;
+    setUp(ctx);
+    Eigen::setNbThreads(std::max(1, ctx.threads));
+    StepReport report;
+    const double a = settings_.alpha;
+    // Initial guess q_k + h M^-1 P_k; frozen bodies follow their own velocity, as the explicit drift does.
+    Vector q = q0_ + h_ * guess_velocity_;
+    Vector r, trial, r_trial, dq;
+    double relative = residual(q, r);
+    bool small_step = false;
+    Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
+    cg.setTolerance(settings_.cg_tolerance);
+    cg.setMaxIterations(settings_.max_cg);
+    for (;;) {
+        if (relative <= settings_.newton_tolerance || small_step) { report.converged = true; break; }
+        if (report.newton_iterations == settings_.max_newton) break;
+        assemble(q);
+        cg.compute(matrix_);
+        dq = cg.solve(r);
+        report.cg_iterations += static_cast<long>(cg.iterations());
+        ++report.newton_iterations;
+        // Halve the update while it makes the residual worse (far from the solution, e.g. when a
+        // large step switches contacts on and off); fall back to the full update if none helps.
+        double length = 1.0;
+        trial = q + dq;
+        double trial_relative = residual(trial, r_trial);
+        const double norm = r.lpNorm<Eigen::Infinity>();
+        int halvings = 0;
+        while (settings_.line_search && r_trial.lpNorm<Eigen::Infinity>() > norm && halvings < kMaxHalvings) {
+            length *= 0.5;
+            trial = q + length * dq;
+            trial_relative = residual(trial, r_trial);
+            ++halvings;
+        }
+        if (halvings == kMaxHalvings && r_trial.lpNorm<Eigen::Infinity>() > norm) {
+            length = 1.0;
+            trial = q + dq;
+            trial_relative = residual(trial, r_trial);
+        }
+        report.backtracks += halvings;
+        small_step = length * dq.lpNorm<Eigen::Infinity>() <=
+                     settings_.newton_tolerance * (trial - q0_).lpNorm<Eigen::Infinity>();
+        q.swap(trial);
+        r.swap(r_trial);
+        relative = trial_relative;
+    }
+
+    // P_k+1 = M vh + h alpha F(q_alpha) + (h/2) Q(q_1-alpha, vh); for alpha = 1/2 both at the midpoint.
+    const Vector vh = (q - q0_) / h_;
+    Vector momentum = mass_.cwiseProduct(vh) + (h_ * a) * conservative_;
+    if (a == 0.5) {
+        momentum += (0.5 * h_) * damping_;
+    } else {
+        Vector spring, dashpot;
+        forces(q0_ + (1.0 - a) * (q - q0_), vh, (1.0 - a) * h_, spring, dashpot, nullptr);
+        momentum += (0.5 * h_) * dashpot;
+    }
+    report.coulomb_exceeded = coulomb_exceeded_;
+    writeBack(ctx.bodies, q, momentum);
+    return report;
+}
+
+}  // namespace grainlab::variational
