@@ -83,11 +83,15 @@ Vec3 VariationalStep::separation(const ContactTerm& c, const Vector& q) const {
 }
 
 void VariationalStep::forces(const Vector& q, const Vector& vel, double wall_time, Vector& conservative,
-                             Vector& damping, std::size_t* coulomb_exceeded) const {
+                             Vector& damping, std::size_t* coulomb_exceeded) {
     conservative.setZero(q.size());
     damping.setZero(q.size());
+    force_scale_ = 0.0;
     for (std::size_t i = 0; i < free_.size(); ++i)
-        if (free_[i]) seg(conservative, i, 0) = mass_[static_cast<Eigen::Index>(6 * i)] * gravity_;
+        if (free_[i]) {
+            seg(conservative, i, 0) = mass_[static_cast<Eigen::Index>(6 * i)] * gravity_;
+            force_scale_ = std::max(force_scale_, mass_[static_cast<Eigen::Index>(6 * i)] * gravity_.norm());
+        }
     for (const ContactTerm& c : terms_) {
         const ContactGeometry g = c.wall ? wallGeometry(c, seg(q, c.a, 0), c.wall_velocity * wall_time)
                                          : pairGeometry(c, separation(c, q));
@@ -98,6 +102,7 @@ void VariationalStep::forces(const Vector& q, const Vector& vel, double wall_tim
         else relative += map[2] * seg(vel, c.b, 0) + map[3] * seg(vel, c.b, 1);
         const Vec3 spring = c.law->kn * g.overlap * g.n;
         const Vec3 dashpot = -(dampingMatrix(c, g) * relative);
+        force_scale_ = std::max({force_scale_, spring.norm(), dashpot.norm()});
         seg(conservative, c.a, 0) += spring;
         seg(damping, c.a, 0) += dashpot;
         seg(damping, c.a, 1) += map[1].transpose() * dashpot;
@@ -129,9 +134,9 @@ double VariationalStep::residual(const Vector& q, Vector& r) {
     r = p0_ - momentum + (h_ * (1.0 - a)) * conservative_ + (0.5 * h_) * damping_;
     for (std::size_t i = 0; i < free_.size(); ++i)
         if (!free_[i]) r.segment<6>(static_cast<Eigen::Index>(6 * i)).setZero();
-    // Momentum scale of the step: R is a sum of terms of this size, so round-off sits at 1e-16 of it.
-    double scale = std::max(p0_.lpNorm<Eigen::Infinity>(), momentum.lpNorm<Eigen::Infinity>());
-    scale = std::max(scale, h_ * std::max(conservative_.lpNorm<Eigen::Infinity>(), damping_.lpNorm<Eigen::Infinity>()));
+    // Momentum scale of the step: R sums momenta and impulses of the largest single forces (not their
+    // sums, which vanish at rest), so round-off sits near 1e-16 of it.
+    const double scale = std::max({p0_.lpNorm<Eigen::Infinity>(), momentum.lpNorm<Eigen::Infinity>(), h_ * force_scale_});
     const double norm = r.lpNorm<Eigen::Infinity>();
     return norm == 0.0 ? 0.0 : norm / scale;
 }
@@ -203,7 +208,8 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
         assemble(q);
         cg.compute(matrix_);
         dq = cg.solve(r);
-        report.cg_iterations += static_cast<long>(cg.iterations());
+        // Counted as products with S: Eigen does not count the one that meets the tolerance.
+        report.cg_iterations += static_cast<long>(cg.iterations()) + (cg.info() == Eigen::Success ? 1 : 0);
         ++report.newton_iterations;
         // Halve the update while it makes the residual worse (far from the solution, e.g. when a
         // large step switches contacts on and off); fall back to the full update if none helps.

@@ -43,7 +43,7 @@ private:
     // Generalised spring + gravity forces and dashpot forces at configuration q moving with vel,
     // walls moved on by wall_time.
     void forces(const Vector& q, const Vector& vel, double wall_time, Vector& conservative, Vector& damping,
-                std::size_t* coulomb_exceeded) const;
+                std::size_t* coulomb_exceeded);
     // R at q; also keeps F, Q and the Coulomb count of that evaluation. Returns |R|_inf relative to
     // the momentum scale.
     double residual(const Vector& q, Vector& r);
@@ -61,6 +61,7 @@ private:
     Vector mass_, q0_, p0_, guess_velocity_;
     Vector conservative_, damping_;           // of the last residual evaluation
     std::size_t coulomb_exceeded_ = 0;
+    double force_scale_ = 0.0;                // largest single force of the last evaluation
     Eigen::SparseMatrix<double> matrix_;
     std::vector<Eigen::Triplet<double>> triplets_;
 };
