@@ -18,7 +18,9 @@ inline Mat3 crossMatrix(const Vec3& a) {
 }
 
 // A candidate contact of the frozen set. For a wall, b is absent and the partner is the wall's
-// tangent plane through `point` (at the start of the step), moving with `wall_velocity`.
+// tangent plane through `point` (at the start of the step), moving with `wall_velocity`. Geometry
+// during the step is the offset at its start plus displacements, so round-off stays relative to the
+// (small) displacements rather than to the positions.
 struct ContactTerm {
     std::uint32_t a = 0, b = 0;
     bool wall = false;
@@ -26,9 +28,11 @@ struct ContactTerm {
     double effective_mass = 0.0;
     const LinearSpringDashpot* law = nullptr;
     Vec3 point = Vec3::Zero(), normal = Vec3::UnitZ(), wall_velocity = Vec3::Zero();
+    Vec3 offset = Vec3::Zero();  // at the step's start: x_a - x_b (nearest image), or x_a - point
 };
 
-// Geometry of a contact at one configuration; `touching` false when the spheres are apart.
+// Geometry of a contact at one configuration; `touching` false when the spheres are apart (overlap
+// then negative: the gap).
 struct ContactGeometry {
     bool touching = false;
     Vec3 n = Vec3::UnitZ();   // from b (or the wall) towards a
@@ -36,21 +40,21 @@ struct ContactGeometry {
     double distance = 1.0;    // centre distance (pairs)
 };
 
-// Sphere pair: separation d = x_a - x_b (nearest image).
+// Sphere pair: separation d = x_a - x_b.
 inline ContactGeometry pairGeometry(const ContactTerm& c, const Vec3& d) {
     ContactGeometry g;
     const double r = d.norm();
     g.overlap = c.radius_a + c.radius_b - r;
     g.touching = g.overlap > 0.0 && r > 0.0;
-    if (g.touching) { g.n = d / r; g.distance = r; }
+    if (r > 0.0) { g.n = d / r; g.distance = r; }
     return g;
 }
 
-// Wall: the plane has moved by `shift` since the start of the step.
-inline ContactGeometry wallGeometry(const ContactTerm& c, const Vec3& x_a, const Vec3& shift) {
+// Wall: `moved` is the body's displacement since the start of the step less the wall's.
+inline ContactGeometry wallGeometry(const ContactTerm& c, const Vec3& moved) {
     ContactGeometry g;
     g.n = c.normal;
-    g.overlap = c.radius_a - (x_a - c.point - shift).dot(c.normal);
+    g.overlap = c.radius_a - (c.offset + moved).dot(c.normal);
     g.touching = g.overlap > 0.0;
     g.distance = c.radius_a - g.overlap;
     return g;
@@ -70,6 +74,11 @@ inline Mat3 dampingMatrix(const ContactTerm& c, const ContactGeometry& g) {
 
 // Hessian of V = kn overlap^2 / 2 with respect to x_a (the x_b blocks are +-the same): the spring along
 // n plus, for pairs, the geometric part from the turning normal. A plane has no geometric part.
+// Whether the dashpot acts: while touching, unless the Newton iteration has locked the contact's
+// state (lock > 0 on, < 0 off). The dashpot force jumps at contact onset, so the residual has no root
+// when the solution sits on the jump; locking the active set after a few iterations makes it smooth.
+inline bool dashpotActive(const ContactGeometry& g, std::int8_t lock) { return lock == 0 ? g.touching : lock > 0; }
+
 inline Mat3 springHessian(const ContactTerm& c, const ContactGeometry& g) {
     const Mat3 nn = g.n * g.n.transpose();
     Mat3 h = c.law->kn * nn;

@@ -52,6 +52,7 @@ public:
         cg_max_ = std::max(cg_max_, report.cg_iterations);
         not_converged_ += report.converged ? 0 : 1;
         backtracks_ += report.backtracks;
+        locked_ += report.locked ? 1 : 0;
         coulomb_exceeded_ += report.coulomb_exceeded;
     }
 
@@ -65,6 +66,8 @@ public:
             {"cg_iterations_per_step_mean", double(cg_total_) / steps, "CG iterations per step, mean"},
             {"cg_iterations_per_step_max", double(cg_max_), "CG iterations per step, largest"},
             {"steps_not_converged", double(not_converged_), "steps that hit max_newton before the tolerance"},
+            {"steps_with_locked_contacts", double(locked_),
+             "steps whose contact on/off states were locked after 4 Newton iterations to converge"},
             {"line_search_halvings", double(backtracks_), "halvings of Newton updates by the line search"},
             {"coulomb_limit_exceeded", double(coulomb_exceeded_),
              "contact-steps where the viscous tangential force exceeded friction |F_n| (no Coulomb cap is applied)"},
@@ -75,7 +78,7 @@ private:
     variational::Settings settings_;
     variational::VariationalStep solver_;
     variational::StepReport last_;
-    long steps_ = 0, newton_total_ = 0, cg_total_ = 0, cg_max_ = 0, not_converged_ = 0, backtracks_ = 0;
+    long steps_ = 0, newton_total_ = 0, cg_total_ = 0, cg_max_ = 0, not_converged_ = 0, backtracks_ = 0, locked_ = 0;
     int newton_max_ = 0;
     std::size_t coulomb_exceeded_ = 0;
 };

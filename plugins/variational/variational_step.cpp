@@ -8,6 +8,8 @@ namespace grainlab::variational {
 namespace {
 
 constexpr int kMaxHalvings = 10;
+// Newton iterations after which contacts keep the on/off state they have (see dashpotActive).
+constexpr int kLockAfter = 4;
 
 Eigen::Ref<const Vec3> seg(const Eigen::VectorXd& v, std::size_t body, int part) {
     return v.segment<3>(static_cast<Eigen::Index>(6 * body + 3 * part));
@@ -23,7 +25,6 @@ void VariationalStep::setUp(const StepContext& ctx) {
     const FrozenContacts& frozen = *ctx.contacts;
     const std::size_t n = b.size();
     h_ = ctx.dt;
-    box_ = &frozen.box;
     gravity_ = frozen.gravity;
 
     const std::size_t materials = frozen.materials.count;
@@ -34,14 +35,12 @@ void VariationalStep::setUp(const StepContext& ctx) {
 
     free_.assign(n, 0);
     mass_.resize(static_cast<Eigen::Index>(6 * n));
-    q0_.setZero(static_cast<Eigen::Index>(6 * n));
     p0_.resize(static_cast<Eigen::Index>(6 * n));
     guess_velocity_.resize(static_cast<Eigen::Index>(6 * n));
     for (std::size_t i = 0; i < n; ++i) {
         free_[i] = b.inv_mass[i] > 0.0 && !b.frozen[i];
         seg(mass_, i, 0).setConstant(b.mass[i]);
         seg(mass_, i, 1) = b.inertia[i];  // spheres: isotropic, so the body frame does not matter
-        seg(q0_, i, 0) = b.position[i];
         seg(guess_velocity_, i, 0) = b.velocity[i];
         seg(guess_velocity_, i, 1) = b.angular_velocity[i];
         seg(p0_, i, 0) = b.mass[i] * b.velocity[i];
@@ -61,6 +60,7 @@ void VariationalStep::setUp(const StepContext& ctx) {
             c.radius_b = b.radius[j];
             c.effective_mass = 1.0 / (b.inv_mass[i] + b.inv_mass[j]);
             c.law = &laws_[b.material[i] * materials + b.material[j]];
+            c.offset = frozen.box.nearestImage(b.position[i] - b.position[j]);
             terms_.push_back(c);
         }
     for (const WallContact& wc : frozen.walls) {
@@ -74,34 +74,43 @@ void VariationalStep::setUp(const StepContext& ctx) {
         c.point = wc.point;
         c.normal = wc.normal;
         c.wall_velocity = wc.wall_velocity;
+        c.offset = b.position[wc.body] - wc.point;
         terms_.push_back(c);
     }
+    lock_.assign(terms_.size(), 0);
 }
 
-Vec3 VariationalStep::separation(const ContactTerm& c, const Vector& q) const {
-    return box_->nearestImage(seg(q, c.a, 0) - seg(q, c.b, 0));
+ContactGeometry VariationalStep::geometry(const ContactTerm& c, const Vector& u, double fraction) const {
+    if (c.wall) return wallGeometry(c, fraction * (seg(u, c.a, 0) - h_ * c.wall_velocity));
+    return pairGeometry(c, c.offset + fraction * (seg(u, c.a, 0) - seg(u, c.b, 0)));
 }
 
-void VariationalStep::forces(const Vector& q, const Vector& vel, double wall_time, Vector& conservative,
+void VariationalStep::lockActiveSet(const Vector& u) {
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+        lock_[t] = geometry(terms_[t], u, settings_.alpha).touching ? 1 : -1;
+}
+
+void VariationalStep::forces(const Vector& u, double fraction, const Vector& vel, Vector& conservative,
                              Vector& damping, std::size_t* coulomb_exceeded) {
-    conservative.setZero(q.size());
-    damping.setZero(q.size());
+    conservative.setZero(u.size());
+    damping.setZero(u.size());
     force_scale_ = 0.0;
     for (std::size_t i = 0; i < free_.size(); ++i)
         if (free_[i]) {
             seg(conservative, i, 0) = mass_[static_cast<Eigen::Index>(6 * i)] * gravity_;
             force_scale_ = std::max(force_scale_, mass_[static_cast<Eigen::Index>(6 * i)] * gravity_.norm());
         }
-    for (const ContactTerm& c : terms_) {
-        const ContactGeometry g = c.wall ? wallGeometry(c, seg(q, c.a, 0), c.wall_velocity * wall_time)
-                                         : pairGeometry(c, separation(c, q));
-        if (!g.touching) continue;
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const ContactTerm& c = terms_[t];
+        const ContactGeometry g = geometry(c, u, fraction);
+        const bool dashpot_on = dashpotActive(g, lock_[t]);
+        if (!g.touching && !dashpot_on) continue;
         const auto map = velocityMap(c, g);
         Vec3 relative = seg(vel, c.a, 0) + map[1] * seg(vel, c.a, 1);
         if (c.wall) relative -= c.wall_velocity;
         else relative += map[2] * seg(vel, c.b, 0) + map[3] * seg(vel, c.b, 1);
-        const Vec3 spring = c.law->kn * g.overlap * g.n;
-        const Vec3 dashpot = -(dampingMatrix(c, g) * relative);
+        const Vec3 spring = g.touching ? Vec3(c.law->kn * g.overlap * g.n) : Vec3::Zero();
+        const Vec3 dashpot = dashpot_on ? Vec3(-(dampingMatrix(c, g) * relative)) : Vec3::Zero();
         force_scale_ = std::max({force_scale_, spring.norm(), dashpot.norm()});
         seg(conservative, c.a, 0) += spring;
         seg(damping, c.a, 0) += dashpot;
@@ -124,12 +133,11 @@ void VariationalStep::forces(const Vector& q, const Vector& vel, double wall_tim
         }
 }
 
-double VariationalStep::residual(const Vector& q, Vector& r) {
+double VariationalStep::residual(const Vector& u, Vector& r) {
     const double a = settings_.alpha;
-    const Vector vh = (q - q0_) / h_;
-    const Vector qa = q0_ + a * (q - q0_);
+    const Vector vh = u / h_;
     coulomb_exceeded_ = 0;
-    forces(qa, vh, a * h_, conservative_, damping_, &coulomb_exceeded_);
+    forces(u, a, vh, conservative_, damping_, &coulomb_exceeded_);
     const Vector momentum = mass_.cwiseProduct(vh);
     r = p0_ - momentum + (h_ * (1.0 - a)) * conservative_ + (0.5 * h_) * damping_;
     for (std::size_t i = 0; i < free_.size(); ++i)
@@ -141,20 +149,20 @@ double VariationalStep::residual(const Vector& q, Vector& r) {
     return norm == 0.0 ? 0.0 : norm / scale;
 }
 
-void VariationalStep::assemble(const Vector& q) {
+void VariationalStep::assemble(const Vector& u) {
     const double a = settings_.alpha;
-    const Vector qa = q0_ + a * (q - q0_);
     const double hessian_weight = h_ * a * (1.0 - a);
     triplets_.clear();
-    for (Eigen::Index k = 0; k < q.size(); ++k)
+    for (Eigen::Index k = 0; k < u.size(); ++k)
         triplets_.emplace_back(k, k, free_[static_cast<std::size_t>(k / 6)] ? mass_[k] / h_ : 1.0);
-    for (const ContactTerm& c : terms_) {
-        const ContactGeometry g = c.wall ? wallGeometry(c, seg(qa, c.a, 0), c.wall_velocity * (a * h_))
-                                         : pairGeometry(c, separation(c, qa));
-        if (!g.touching) continue;
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const ContactTerm& c = terms_[t];
+        const ContactGeometry g = geometry(c, u, a);
+        const bool dashpot_on = dashpotActive(g, lock_[t]);
+        if (!g.touching && !dashpot_on) continue;
         const auto map = velocityMap(c, g);
-        const Mat3 half_damping = 0.5 * dampingMatrix(c, g);
-        const Mat3 spring = hessian_weight * springHessian(c, g);
+        const Mat3 half_damping = dashpot_on ? Mat3(0.5 * dampingMatrix(c, g)) : Mat3::Zero();
+        const Mat3 spring = g.touching ? Mat3(hessian_weight * springHessian(c, g)) : Mat3::Zero();
         const int blocks = c.wall ? 2 : 4;
         for (int k = 0; k < blocks; ++k) {
             const std::uint32_t row_body = k < 2 ? c.a : c.b;
@@ -173,14 +181,14 @@ void VariationalStep::assemble(const Vector& q) {
             }
         }
     }
-    matrix_.resize(q.size(), q.size());
+    matrix_.resize(u.size(), u.size());
     matrix_.setFromTriplets(triplets_.begin(), triplets_.end());
 }
 
-void VariationalStep::writeBack(Bodies& b, const Vector& q, const Vector& momentum) const {
+void VariationalStep::writeBack(Bodies& b, const Vector& u, const Vector& momentum) const {
     for (std::size_t i = 0; i < b.size(); ++i) {
-        const Vec3 turn = seg(q, i, 1) / h_;  // mean angular velocity over the step
-        b.position[i] = seg(q, i, 0);
+        const Vec3 turn = seg(u, i, 1) / h_;  // mean angular velocity over the step
+        b.position[i] += seg(u, i, 0);
         b.orientation[i] = rotated(b.orientation[i], turn, h_);
         if (!free_[i]) continue;
         b.velocity[i] = seg(momentum, i, 0) / b.mass[i];
@@ -194,10 +202,11 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     Eigen::setNbThreads(std::max(1, ctx.threads));
     StepReport report;
     const double a = settings_.alpha;
-    // Initial guess q_k + h M^-1 P_k; frozen bodies follow their own velocity, as the explicit drift does.
-    Vector q = q0_ + h_ * guess_velocity_;
+    // Unknown: the step's displacement u = q_k+1 - q_k. Initial guess h M^-1 P_k; frozen bodies
+    // follow their own velocity, as the explicit drift does.
+    Vector u = h_ * guess_velocity_;
     Vector r, trial, r_trial, dq;
-    double relative = residual(q, r);
+    double relative = residual(u, r);
     bool small_step = false;
     Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
     cg.setTolerance(settings_.cg_tolerance);
@@ -205,7 +214,13 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     for (;;) {
         if (relative <= settings_.newton_tolerance || small_step) { report.converged = true; break; }
         if (report.newton_iterations == settings_.max_newton) break;
-        assemble(q);
+        if (report.newton_iterations == kLockAfter) {
+            lockActiveSet(u);
+            relative = residual(u, r);
+            report.locked = true;
+            if (relative <= settings_.newton_tolerance) { report.converged = true; break; }
+        }
+        assemble(u);
         cg.compute(matrix_);
         dq = cg.solve(r);
         // Counted as products with S: Eigen does not count the one that meets the tolerance.
@@ -214,41 +229,41 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
         // Halve the update while it makes the residual worse (far from the solution, e.g. when a
         // large step switches contacts on and off); fall back to the full update if none helps.
         double length = 1.0;
-        trial = q + dq;
+        trial = u + dq;
         double trial_relative = residual(trial, r_trial);
         const double norm = r.lpNorm<Eigen::Infinity>();
         int halvings = 0;
         while (settings_.line_search && r_trial.lpNorm<Eigen::Infinity>() > norm && halvings < kMaxHalvings) {
             length *= 0.5;
-            trial = q + length * dq;
+            trial = u + length * dq;
             trial_relative = residual(trial, r_trial);
             ++halvings;
         }
         if (halvings == kMaxHalvings && r_trial.lpNorm<Eigen::Infinity>() > norm) {
             length = 1.0;
-            trial = q + dq;
+            trial = u + dq;
             trial_relative = residual(trial, r_trial);
         }
         report.backtracks += halvings;
         small_step = length * dq.lpNorm<Eigen::Infinity>() <=
-                     settings_.newton_tolerance * (trial - q0_).lpNorm<Eigen::Infinity>();
-        q.swap(trial);
+                     settings_.newton_tolerance * trial.lpNorm<Eigen::Infinity>();
+        u.swap(trial);
         r.swap(r_trial);
         relative = trial_relative;
     }
 
     // P_k+1 = M vh + h alpha F(q_alpha) + (h/2) Q(q_1-alpha, vh); for alpha = 1/2 both at the midpoint.
-    const Vector vh = (q - q0_) / h_;
+    const Vector vh = u / h_;
     Vector momentum = mass_.cwiseProduct(vh) + (h_ * a) * conservative_;
     if (a == 0.5) {
         momentum += (0.5 * h_) * damping_;
     } else {
         Vector spring, dashpot;
-        forces(q0_ + (1.0 - a) * (q - q0_), vh, (1.0 - a) * h_, spring, dashpot, nullptr);
+        forces(u, 1.0 - a, vh, spring, dashpot, nullptr);
         momentum += (0.5 * h_) * dashpot;
     }
     report.coulomb_exceeded = coulomb_exceeded_;
-    writeBack(ctx.bodies, q, momentum);
+    writeBack(ctx.bodies, u, momentum);
     return report;
 }
 

@@ -29,6 +29,7 @@ struct StepReport {
     long cg_iterations = 0;           // summed over the solves
     bool converged = false;
     int backtracks = 0;               // line-search halvings
+    bool locked = false;              // the active set was locked to converge
     std::size_t coulomb_exceeded = 0; // contacts whose viscous tangential force exceeds mu |F_n|
 };
 
@@ -40,25 +41,26 @@ public:
 private:
     using Vector = Eigen::VectorXd;
     void setUp(const StepContext& ctx);
-    // Generalised spring + gravity forces and dashpot forces at configuration q moving with vel,
-    // walls moved on by wall_time.
-    void forces(const Vector& q, const Vector& vel, double wall_time, Vector& conservative, Vector& damping,
+    // Everything below takes the step's displacement u = q_k+1 - q_k (6 entries per body).
+    // Generalised spring + gravity forces and dashpot forces at q_k + fraction u, moving with vel.
+    void forces(const Vector& u, double fraction, const Vector& vel, Vector& conservative, Vector& damping,
                 std::size_t* coulomb_exceeded);
-    // R at q; also keeps F, Q and the Coulomb count of that evaluation. Returns |R|_inf relative to
+    // R at u; also keeps F, Q and the Coulomb count of that evaluation. Returns |R|_inf relative to
     // the momentum scale.
-    double residual(const Vector& q, Vector& r);
-    void assemble(const Vector& q);
-    Vec3 separation(const ContactTerm& c, const Vector& q) const;
-    void writeBack(Bodies& bodies, const Vector& q, const Vector& momentum) const;
+    double residual(const Vector& u, Vector& r);
+    void assemble(const Vector& u);  // S at u
+    ContactGeometry geometry(const ContactTerm& c, const Vector& u, double fraction) const;
+    void lockActiveSet(const Vector& u);
+    void writeBack(Bodies& bodies, const Vector& u, const Vector& momentum) const;
 
     Settings settings_;
     double h_ = 0.0;
-    const PeriodicBox* box_ = nullptr;
     Vec3 gravity_ = Vec3::Zero();
     std::vector<LinearSpringDashpot> laws_;   // per material pair
     std::vector<ContactTerm> terms_;
+    std::vector<std::int8_t> lock_;           // per term: 0 free, +1 dashpot locked on, -1 off
     std::vector<std::uint8_t> free_;
-    Vector mass_, q0_, p0_, guess_velocity_;
+    Vector mass_, p0_, guess_velocity_;
     Vector conservative_, damping_;           // of the last residual evaluation
     std::size_t coulomb_exceeded_ = 0;
     double force_scale_ = 0.0;                // largest single force of the last evaluation
