@@ -41,8 +41,12 @@ void VariationalStep::setUp(const StepContext& ctx) {
         free_[i] = b.inv_mass[i] > 0.0 && !b.frozen[i];
         seg(mass_, i, 0).setConstant(b.mass[i]);
         seg(mass_, i, 1) = b.inertia[i];  // spheres: isotropic, so the body frame does not matter
-        seg(guess_velocity_, i, 0) = b.velocity[i];
-        seg(guess_velocity_, i, 1) = b.angular_velocity[i];
+        // Predictor: the explicit half kick with the forces at the start (current on entry), so free
+        // flight under gravity needs no Newton update.
+        const bool moves = free_[i] && b.force.size() == n;
+        seg(guess_velocity_, i, 0) = b.velocity[i] + (moves ? 0.5 * h_ / b.mass[i] : 0.0) * b.force[i];
+        seg(guess_velocity_, i, 1) =
+            b.angular_velocity[i] + (moves ? 0.5 * h_ : 0.0) * b.torque[i].cwiseQuotient(b.inertia[i]);
         seg(p0_, i, 0) = b.mass[i] * b.velocity[i];
         seg(p0_, i, 1) = b.inertia[i].cwiseProduct(b.angular_velocity[i]);
     }
@@ -202,8 +206,8 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     Eigen::setNbThreads(std::max(1, ctx.threads));
     StepReport report;
     const double a = settings_.alpha;
-    // Unknown: the step's displacement u = q_k+1 - q_k. Initial guess h M^-1 P_k; frozen bodies
-    // follow their own velocity, as the explicit drift does.
+    // Unknown: the step's displacement u = q_k+1 - q_k. Initial guess h (M^-1 P_k + h/2 M^-1 F_k);
+    // frozen bodies follow their own velocity, as the explicit drift does.
     Vector u = h_ * guess_velocity_;
     Vector r, trial, r_trial, dq;
     double relative = residual(u, r);
