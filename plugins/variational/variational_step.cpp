@@ -179,9 +179,11 @@ void VariationalStep::assemble(const Vector& u) {
                 if (k % 2 == 0 && l % 2 == 0 && hessian_weight > 0.0) block += (k == l ? 1.0 : -1.0) * spring;
                 const Eigen::Index row = static_cast<Eigen::Index>(6 * row_body + 3 * (k % 2));
                 const Eigen::Index col = static_cast<Eigen::Index>(6 * col_body + 3 * (l % 2));
+                // S is symmetric: CG reads its lower triangle only, so half the entries are stored.
                 for (int rr = 0; rr < 3; ++rr)
                     for (int cc = 0; cc < 3; ++cc)
-                        if (block(rr, cc) != 0.0) triplets_.emplace_back(row + rr, col + cc, block(rr, cc));
+                        if (row + rr >= col + cc && block(rr, cc) != 0.0)
+                            triplets_.emplace_back(row + rr, col + cc, block(rr, cc));
             }
         }
     }
@@ -212,7 +214,7 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     Vector r, trial, r_trial, dq;
     double relative = residual(u, r);
     bool small_step = false;
-    Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower | Eigen::Upper> cg;
+    Eigen::ConjugateGradient<Eigen::SparseMatrix<double>, Eigen::Lower> cg;
     cg.setTolerance(settings_.cg_tolerance);
     cg.setMaxIterations(settings_.max_cg);
     for (;;) {
