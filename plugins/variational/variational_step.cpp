@@ -205,7 +205,6 @@ void VariationalStep::writeBack(Bodies& b, const Vector& u, const Vector& moment
 StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     settings_ = settings;
     setUp(ctx);
-    Eigen::setNbThreads(std::max(1, ctx.threads));
     StepReport report;
     const double a = settings_.alpha;
     // Unknown: the step's displacement u = q_k+1 - q_k. Initial guess h (M^-1 P_k + h/2 M^-1 F_k);
@@ -251,8 +250,10 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
             trial_relative = residual(trial, r_trial);
         }
         report.backtracks += halvings;
-        small_step = length * dq.lpNorm<Eigen::Infinity>() <=
-                     settings_.newton_tolerance * trial.lpNorm<Eigen::Infinity>();
+        // Only a full Newton update that is negligible means convergence; a halved one may be small
+        // because the line search shrank it.
+        small_step = length == 1.0 && dq.lpNorm<Eigen::Infinity>() <=
+                                          settings_.newton_tolerance * trial.lpNorm<Eigen::Infinity>();
         u.swap(trial);
         r.swap(r_trial);
         relative = trial_relative;
