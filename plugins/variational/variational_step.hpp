@@ -35,11 +35,16 @@ struct StepReport {
 
 class VariationalStep {
 public:
+    using Vector = Eigen::VectorXd;
     // Advances ctx.bodies by ctx.dt; ctx.contacts must be set.
     StepReport run(StepContext& ctx, const Settings& settings);
 
+    // For the Jacobian test: the step's set-up, then R and S (lower triangle) at a displacement u.
+    void prepare(const StepContext& ctx, const Settings& settings) { settings_ = settings; setUp(ctx); }
+    double residualAt(const Vector& u, Vector& r) { return residual(u, r); }
+    const Eigen::SparseMatrix<double>& matrixAt(const Vector& u) { assemble(u); return matrix_; }
+
 private:
-    using Vector = Eigen::VectorXd;
     void setUp(const StepContext& ctx);
     // Everything below takes the step's displacement u = q_k+1 - q_k (6 entries per body).
     // Generalised spring + gravity forces and dashpot forces at q_k + fraction u, moving with vel.
