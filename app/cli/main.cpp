@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
                   << result.particle_steps_per_second / 1e6 << " M particle-steps/s, " << result.threads
                   << " threads); " << result.contacts << " contacts; kinetic energy " << result.final_energy.kinetic
                   << "\n";
+        for (const grainlab::IntegratorStatistic& stat : result.integrator_statistics)
+            std::cout << "  " << stat.name << " = " << stat.value << "  (" << stat.description << ")\n";
         if (result.status != "completed") {
             std::cerr << "grainlab-cli: " << result.status << "\n";
             return 3;

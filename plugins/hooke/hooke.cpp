@@ -35,6 +35,9 @@ public:
     }
     std::size_t historySize() const override { return 3; }
     bool isLinearSpringDashpot() const override { return true; }
+    LinearSpringDashpot linearCoefficients(const PairProperties& pair) const override {
+        return {law_.kn, law_.kt, law_.gamma_n, law_.gamma_t, pair.friction};
+    }
     void computeForces(ForceContext& ctx) override { applyContactLaw(ctx, law_); }
     TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
         // Undamped contact time of the lightest pair; explicit schemes need ~10 steps per contact.

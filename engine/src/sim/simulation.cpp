@@ -54,6 +54,16 @@ void checkOverlaps(const Scene& scene, const Bodies& bodies, const NeighborList&
                              number(100.0 * scene.max_initial_overlap) + "% (max_initial_overlap)");
 }
 
+// An integrator that cannot use the contact model (e.g. an implicit one that needs a differentiable
+// law) refuses it here, naming the scene field.
+void checkIntegratorFits(const Integrator& integrator, const std::string& integrator_name, const ContactModel& model,
+                         const std::string& model_name, const MaterialPairTable& materials, const std::string& file) {
+    if (const auto refusal = integrator.refuse(model, materials))
+        throw InputError(file, refusal->field,
+                         "integrator '" + integrator_name + "' cannot run with contact model '" + model_name + "': " +
+                             refusal->message);
+}
+
 }  // namespace
 
 Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std::move(scene)), registry_(registry) {
@@ -65,6 +75,8 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     contact_model_ = registry_.createContactModel(scene_.contact_model, scene_.source_file);
     integrator_ = registry_.createIntegrator(scene_.integrator, scene_.source_file);
     material_pairs_ = mixMaterials(scene_.materials);
+    checkIntegratorFits(*integrator_, integrator_.name(), *contact_model_, contact_model_.name(), material_pairs_,
+                        scene_.source_file);
     setThreads(scene_.threads);
 
     const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
@@ -131,6 +143,7 @@ void Simulation::setThreads(int threads) {
 
 void Simulation::setContactModel(const PluginChoice& choice) {
     auto model = registry_.createContactModel(choice);
+    checkIntegratorFits(*integrator_, integrator_.name(), *model, model.name(), material_pairs_, scene_.source_file);
     if (model->historySize() != contact_model_->historySize()) {
         state_.pairs.history_size = model->historySize();
         state_.pairs.history.assign(state_.pairs.entries() * model->historySize(), 0.0);
@@ -142,7 +155,10 @@ void Simulation::setContactModel(const PluginChoice& choice) {
 }
 
 void Simulation::setIntegrator(const PluginChoice& choice) {
-    integrator_ = registry_.createIntegrator(choice);
+    auto integrator = registry_.createIntegrator(choice);
+    checkIntegratorFits(*integrator, integrator.name(), *contact_model_, contact_model_.name(), material_pairs_,
+                        scene_.source_file);
+    integrator_ = std::move(integrator);
     scene_.integrator = choice;
 }
 
@@ -347,10 +363,21 @@ void Simulation::step() {
         checkMotion();
         return;
     }
-    StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); }};
     // The first evaluation is the set-up one (no time passes); later ones belong to their step.
     if (state_.step == 0) updateForces();
     else if (!forces_current_) computeForces();
+    // Implicit integrators see the contact set frozen at the start of the step; walls within half the
+    // skin are included, as the Verlet list guarantees pairs within it.
+    const bool frozen = integrator_->needsFrozenContacts();
+    const double wall_margin = 0.5 * skin_;
+    if (frozen) {
+        walls_.moveTo(state_.time);
+        walls_.findContacts(state_.bodies, threads_, frozen_wall_contacts_, wall_margin);
+    }
+    const FrozenContacts contacts{state_.pairs, frozen_wall_contacts_, box_, material_pairs_, *contact_model_,
+                                  scene_.gravity, wall_margin};
+    StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); },
+                    frozen ? &contacts : nullptr};
     integrator_->step(ctx);
     forces_current_ = integrator_->leavesForcesCurrent();
     state_.time += scene_.time_step;

@@ -3,8 +3,10 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "grainlab/io/frame.hpp"
+#include "grainlab/plugin/integrator_statistics.hpp"
 
 namespace grainlab {
 
@@ -19,6 +21,7 @@ struct RunSummary {
     double particle_steps_per_second = 0.0;
     int threads = 1;
     std::string integrator, contact_model;
+    std::vector<IntegratorStatistic> integrator_statistics;  // as the integrator reports them
     std::string status;  // "completed", "stopped: <reason>"
 };
 

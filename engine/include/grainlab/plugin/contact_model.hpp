@@ -27,6 +27,13 @@ struct TimeStepLimit {
     std::string how;              // how the limit was computed, for the message
 };
 
+// Coefficients of a linear spring-dashpot law for one pair of materials, in the convention of the
+// hooke plugin: F_n = kn delta n - m_eff gamma_n v_n, tangential spring kt with damping
+// m_eff gamma_t v_t, Coulomb limit friction |F_n|.
+struct LinearSpringDashpot {
+    double kn = 0.0, kt = 0.0, gamma_n = 0.0, gamma_t = 0.0, friction = 0.0;
+};
+
 class ContactModel {
 public:
     virtual ~ContactModel() = default;
@@ -38,6 +45,8 @@ public:
     virtual TimeStepLimit timeStepLimit(const StabilityInput& input, const MaterialPairTable& pairs) const = 0;
     // True where the model can be differentiated by implicit integrators (Hooke-type laws).
     virtual bool isLinearSpringDashpot() const { return false; }
+    // The law's coefficients for a material pair; meaningful only where isLinearSpringDashpot().
+    virtual LinearSpringDashpot linearCoefficients(const PairProperties&) const { return {}; }
 };
 
 }  // namespace grainlab

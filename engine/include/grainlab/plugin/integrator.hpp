@@ -3,11 +3,30 @@
 // engine for forces at the configuration it needs (once for explicit schemes, repeatedly for
 // implicit ones).
 #include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "grainlab/plugin/contact_model.hpp"
+#include "grainlab/plugin/integrator_statistics.hpp"
 #include "grainlab/plugin/parameters.hpp"
 #include "grainlab/state/bodies.hpp"
 
 namespace grainlab {
+
+// The contacts an implicit integrator may see during one step, frozen at its start (read-only):
+// the Verlet list's candidate pairs (within r_i + r_j + skin) and the walls within `wall_margin` of
+// each free body (WallContact::overlap is negative for a wall not yet touched; point and normal give
+// the wall's tangent plane, wall_velocity its motion).
+struct FrozenContacts {
+    const NeighborList& pairs;
+    const std::vector<WallContact>& walls;
+    const PeriodicBox& box;
+    const MaterialPairTable& materials;
+    const ContactModel& model;
+    Vec3 gravity = Vec3::Zero();
+    double wall_margin = 0.0;
+};
 
 struct StepContext {
     Bodies& bodies;
@@ -15,6 +34,14 @@ struct StepContext {
     int threads = 1;
     // Recomputes bodies.force and bodies.torque (contacts, walls, gravity) at the current positions.
     std::function<void()> compute_forces;
+    // Set only for integrators whose needsFrozenContacts() is true.
+    const FrozenContacts* contacts = nullptr;
+};
+
+// Why an integrator cannot run with a scene's contact model: the scene field at fault and the reason.
+struct IntegratorRefusal {
+    std::string field;    // e.g. "/plugins/contact_model/name"
+    std::string message;
 };
 
 class Integrator {
@@ -26,6 +53,14 @@ public:
     // On entry bodies.force and bodies.torque belong to the current positions. True when they
     // still do on return (the engine then skips recomputing them before the next step).
     virtual bool leavesForcesCurrent() const = 0;
+    // Implicit integrators that build their own Jacobian ask for the step's contact set.
+    virtual bool needsFrozenContacts() const { return false; }
+    // Checked when the scene is loaded and when either plugin is swapped.
+    virtual std::optional<IntegratorRefusal> refuse(const ContactModel&, const MaterialPairTable&) const {
+        return std::nullopt;
+    }
+    // Counters the integrator keeps (iterations per step etc.), for the CLI summary and the GUI.
+    virtual std::vector<IntegratorStatistic> statistics() const { return {}; }
 };
 
 // Exact rotation of an orientation by angular velocity w (world frame) over dt.

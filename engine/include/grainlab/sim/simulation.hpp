@@ -42,6 +42,7 @@ public:
     const Bodies& bodies() const { return state_.bodies; }
     const std::string& contactModelName() const { return contact_model_.name(); }
     const std::string& integratorName() const { return integrator_.name(); }
+    std::vector<IntegratorStatistic> integratorStatistics() const { return integrator_->statistics(); }
     TimeStepLimit timeStepLimit() const;
     // Contact dynamics: when the scene names a solver, steps solve for impulses with it instead of
     // integrating the contact model's forces (the materials still give friction).
@@ -104,6 +105,7 @@ private:
     std::vector<ContactRecord> records_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
+    std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
     double skin_ = 0.0;
     int threads_ = 1;
     bool forces_current_ = false;

@@ -17,7 +17,7 @@ public:
     void refreshCandidates(const Bodies& bodies, double skin, int threads);
     bool candidatesStale(double skin) const;
     // Appends contacts of free bodies with planes and meshes, in body order: those overlapping, or
-    // with a gap below `envelope` (contact dynamics; keep it below the skin).
+    // with a gap below `envelope` (contact dynamics, implicit integrators; keep it below the skin).
     void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope = 0.0) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
 
