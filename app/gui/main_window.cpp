@@ -193,13 +193,23 @@ bool MainWindow::swapPlugin(PluginKind kind, const PluginChoice& choice) {
         runner_->post(SwapIntegratorCommand{choice});
         scene_.integrator = choice;
     } else {
-        message(2, tr("solver %1: contact-dynamics runs are not available in this build").arg(choice.name.c_str()));
-        return false;
+        runner_->post(SwapSolverCommand{choice});
+        scene_.solver = choice;
     }
     rebuildPluginMenus();
     showPluginsInDock();
     scene_tree_->showScene(scene_, shown_ ? shown_->frame.id.size() : 0);
     return true;
+}
+
+void MainWindow::useSoftContacts() {
+    if (!runner_) return;
+    runner_->post(SwapSolverCommand{std::nullopt});
+    scene_.solver.reset();
+    scene_.post_step.reset();
+    rebuildPluginMenus();
+    showPluginsInDock();
+    scene_tree_->showScene(scene_, shown_ ? shown_->frame.id.size() : 0);
 }
 
 void MainWindow::addBodies(const std::vector<BodySpec>& bodies) {

@@ -46,6 +46,7 @@ public:
     void runUntil(double time);
     void setRealTimeFactor(double factor);
     bool swapPlugin(PluginKind kind, const PluginChoice& choice);
+    void useSoftContacts();  // no solver: contact model + integrator
     void setColourMode(ColourMode mode);
     void recordFrames(const QString& directory, long every_steps);
     void recordMovie(const QString& directory);  // empty: stop (and encode when ffmpeg exists)

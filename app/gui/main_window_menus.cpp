@@ -266,6 +266,7 @@ void MainWindow::rebuildPluginMenus() {
             none->setCheckable(true);
             none->setChecked(current.empty());
             group->addAction(none);
+            connect(none, &QAction::triggered, this, &MainWindow::useSoftContacts);
         }
         for (const PluginInfo& p : registry_.plugins()) {
             if (p.kind != kind) continue;
@@ -277,7 +278,9 @@ void MainWindow::rebuildPluginMenus() {
             const std::string name = p.name;
             connect(a, &QAction::triggered, this, [this, kind, name] {
                 // The same plugin keeps its edited parameters; another starts from its defaults.
-                const PluginChoice& now = kind == PluginKind::Integrator ? scene_.integrator : scene_.contact_model;
+                const PluginChoice now = kind == PluginKind::Integrator     ? scene_.integrator
+                                         : kind == PluginKind::ContactModel ? scene_.contact_model
+                                                                            : scene_.solver.value_or(PluginChoice{});
                 swapPlugin(kind, now.name == name ? now : PluginChoice{name, {}});
             });
         }

@@ -82,8 +82,8 @@ private slots:
         QVERIFY(window->timeSeriesDock()->points() >= 2);
     }
 
-    // Integrator and contact model swapped back and forth while running: no state is lost, so the
-    // free fall stays exact across every swap (both integrators update v = v + g dt exactly).
+    // Integrator, contact model and solver swapped back and forth while running: no state is lost,
+    // so the free fall stays exact across every swap (each scheme updates v = v + g dt exactly).
     void swapPluginsWhileRunning() {
         auto window = openWindow(examplePath("pile.json"));
         QVERIFY(window);
@@ -97,6 +97,13 @@ private slots:
             QVERIFY(window->swapPlugin(PluginKind::ContactModel, {swap % 2 ? "hertz-mindlin" : "hooke", {}}));
             if (seen > 900) break;
         }
+        // Contact dynamics in free fall is v += g dt too; back to soft contacts afterwards.
+        QVERIFY(window->swapPlugin(PluginKind::Solver, {"ccp-apgd", {}}));
+        QVERIFY(waitForStep(*window, seen + 80));
+        seen = window->shownSnapshot()->frame.step;
+        QCOMPARE(window->shownSnapshot()->solver, std::string("ccp-apgd"));
+        window->useSoftContacts();
+        QVERIFY(waitForStep(*window, seen + 40));
         window->pause();
         QTest::qWait(200);
         window->refresh();
@@ -106,6 +113,8 @@ private slots:
         checkFreeFall(*s);
         QVERIFY(window->messagesDock()->text().contains("integrator: semi-implicit-euler from step"));
         QVERIFY(window->messagesDock()->text().contains("contact model: hooke from step"));
+        QVERIFY(window->messagesDock()->text().contains("solver: ccp-apgd from step"));
+        QVERIFY(window->messagesDock()->text().contains("soft contacts (no solver) from step"));
     }
 
     // A click on the bead nearest the camera selects it: nothing can hide it.

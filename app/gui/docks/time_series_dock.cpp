@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include "chart_style.hpp"
@@ -35,8 +36,11 @@ TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"),
     kinetic_->setName(tr("kinetic energy [J]"));
     contacts_ = new QLineSeries;
     contacts_->setName(tr("contacts"));
+    residual_ = new QLineSeries;
+    residual_->setName(tr("solver residual"));
     chart_->addSeries(kinetic_);
     chart_->addSeries(contacts_);
+    chart_->addSeries(residual_);
     time_axis_ = new QValueAxis;
     time_axis_->setTitleText(tr("time [s]"));
     time_axis_->setLabelFormat("%.3g");
@@ -53,6 +57,13 @@ TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"),
     kinetic_->attachAxis(energy_axis_);
     contacts_->attachAxis(time_axis_);
     contacts_->attachAxis(contact_axis_);
+    residual_axis_ = new QLogValueAxis;
+    residual_axis_->setTitleText(tr("solver residual"));
+    residual_axis_->setLabelFormat("%.0e");
+    residual_axis_->setRange(1e-10, 1.0);
+    chart_->addAxis(residual_axis_, Qt::AlignRight);
+    residual_->attachAxis(time_axis_);
+    residual_->attachAxis(residual_axis_);
     compactChart(chart_);
     auto* view = new QChartView(chart_);
     view->setRenderHint(QPainter::Antialiasing);
@@ -61,10 +72,12 @@ TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"),
 
 int TimeSeriesDock::points() const { return kinetic_->count(); }
 QList<QPointF> TimeSeriesDock::kineticEnergy() const { return kinetic_->points(); }
+QList<QPointF> TimeSeriesDock::solverResidual() const { return residual_->points(); }
 
 void TimeSeriesDock::clear() {
     kinetic_->clear();
     contacts_->clear();
+    residual_->clear();
     last_time_ = -1.0;
 }
 
@@ -75,6 +88,18 @@ void TimeSeriesDock::showSnapshot(const Snapshot& snapshot) {
     last_time_ = t;
     append(kinetic_, t, snapshot.energy.kinetic + snapshot.energy.rotational);
     append(contacts_, t, static_cast<double>(snapshot.energy.contacts));
+    const bool solving = !snapshot.solver.empty();
+    residual_axis_->setVisible(solving);
+    residual_->setVisible(solving);
+    if (solving && snapshot.solver_report.residual > 0.0) {
+        append(residual_, t, snapshot.solver_report.residual);
+        double low = 1.0, high = 1e-300;
+        for (const QPointF& p : residual_->points()) {
+            low = std::min(low, p.y());
+            high = std::max(high, p.y());
+        }
+        residual_axis_->setRange(low / 2.0, high * 2.0);
+    }
     time_axis_->setRange(kinetic_->at(0).x(), std::max(t, kinetic_->at(0).x() + 1e-12));
     fitRange(energy_axis_, kinetic_);
     fitRange(contact_axis_, contacts_);

@@ -1,5 +1,6 @@
 #pragma once
-// Kinetic energy and contact count against simulated time, one point per displayed snapshot.
+// Kinetic energy, contact count and (with a contact-dynamics solver) the solver's residual against
+// simulated time, one point per displayed snapshot.
 #include <QDockWidget>
 
 #include "../runner/snapshot.hpp"
@@ -7,6 +8,7 @@
 class QChart;
 class QLineSeries;
 class QValueAxis;
+class QLogValueAxis;
 
 namespace grainlab::gui {
 
@@ -18,11 +20,14 @@ public:
     void clear();
     int points() const;
     QList<QPointF> kineticEnergy() const;  // (time, kinetic + rotational energy)
+    QList<QPointF> solverResidual() const;
 
 private:
     QChart* chart_;
     QLineSeries* kinetic_;
     QLineSeries* contacts_;
+    QLineSeries* residual_;         // the solver's final residual per step shown, when one runs
+    QLogValueAxis* residual_axis_;
     QValueAxis* time_axis_;
     QValueAxis* energy_axis_;
     QValueAxis* contact_axis_;

@@ -113,6 +113,9 @@ void SimulationRunner::apply(Command& command) {
                 attempt([&] { simulation_->setContactModel(c.choice); }, "contact model: " + c.choice.name);
             } else if constexpr (std::is_same_v<T, SwapIntegratorCommand>) {
                 attempt([&] { simulation_->setIntegrator(c.choice); }, "integrator: " + c.choice.name);
+            } else if constexpr (std::is_same_v<T, SwapSolverCommand>) {
+                attempt([&] { simulation_->setSolver(c.choice); },
+                        c.choice ? "solver: " + c.choice->name : std::string("soft contacts (no solver)"));
             } else if constexpr (std::is_same_v<T, AddBodiesCommand>) {
                 attempt([&] { simulation_->addBodies(c.bodies); }, "added " + std::to_string(c.bodies.size()) + " bodies");
             } else if constexpr (std::is_same_v<T, PublishCommand>) {
@@ -206,6 +209,8 @@ void SimulationRunner::publish() {
     next->wall_seconds = stepping_seconds_;
     next->integrator = simulation_->integratorName();
     next->contact_model = simulation_->contactModelName();
+    next->solver = simulation_->usesSolver() ? simulation_->solverName() : std::string();
+    if (simulation_->usesSolver()) next->solver_report = simulation_->solverReport();
     next->serial = ++serial_;
     last_publish_ = Clock::now();
     steps_at_publish_ = state.step;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "grainlab/io/frame.hpp"
+#include "grainlab/plugin/solver.hpp"
 
 namespace grainlab::gui {
 
@@ -15,6 +16,8 @@ struct Snapshot {
     double real_time_factor = 0.0;   // simulated seconds per wall-clock second, same interval
     double wall_seconds = 0.0;       // wall time spent stepping since the run began
     std::string integrator, contact_model;
+    std::string solver;              // empty: soft contacts (contact model + integrator)
+    SolverReport solver_report;      // of the last step, when a solver runs
     std::uint64_t serial = 0;        // increases with every publication
 };
 

@@ -223,6 +223,32 @@ void Simulation::setupSolver(const PluginChoice& choice) {
                              " must be below half the neighbour skin (" + number(0.5 * skin_) + "); raise \"skin\"");
 }
 
+void Simulation::setSolver(const std::optional<PluginChoice>& choice) {
+    if (choice) {
+        PluginInstance<Solver> previous = std::move(solver_);
+        const ContactDynamicsSettings previous_settings = contact_dynamics_.settings;
+        try {
+            setupSolver(*choice);
+        } catch (const InputError&) {
+            solver_ = std::move(previous);
+            contact_dynamics_.settings = previous_settings;
+            throw;
+        }
+        scene_.solver = choice;
+        return;
+    }
+    const TimeStepLimit limit = timeStepLimit();
+    if (scene_.time_step > limit.limit)
+        throw InputError(scene_.source_file, "/plugins/solver",
+                         "without a solver, contact model '" + contact_model_.name() + "' needs a time step below " +
+                             number(limit.limit) + " (" + limit.how + "); this scene's is " + number(scene_.time_step));
+    solver_ = {};
+    post_step_ = {};
+    scene_.solver.reset();
+    scene_.post_step.reset();
+    forces_current_ = false;
+}
+
 void Simulation::setupPostStep(const PluginChoice& choice) {
     const std::string where = "/plugins/post_step";
     if (!solver_)

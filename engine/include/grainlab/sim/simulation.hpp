@@ -68,6 +68,10 @@ public:
     // Swaps take effect at the next step; history of the old model is dropped if its size differs.
     void setContactModel(const PluginChoice& choice);
     void setIntegrator(const PluginChoice& choice);
+    // A solver switches steps to contact dynamics; none returns them to the contact model and the
+    // integrator (refused when the time step is above the contact model's limit). A post-step
+    // needs a solver and goes with it.
+    void setSolver(const std::optional<PluginChoice>& choice);
 
     // Adds bodies between steps (they also join the scene, so a saved scene keeps them). Refused
     // with InputError, leaving the state as it was, when one overlaps a body beyond the allowance.
