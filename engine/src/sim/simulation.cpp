@@ -35,11 +35,14 @@ void loadMeshes(Scene& scene) {
 
 // Refuses initial overlaps deeper than the scene allows, naming the worst pair.
 void checkOverlaps(const Scene& scene, const Bodies& bodies, const NeighborList& list, const PeriodicBox& box) {
+    // Bounding spheres of polyhedra may overlap freely; their surfaces are checked by gap.
+    auto polyhedral = [&](std::size_t i) { return scene.shapes[bodies.shape[i]].kind == ShapeSpec::Kind::Polyhedron; };
     double worst = 0.0, worst_depth = 0.0;
     std::size_t wi = 0, wj = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i)
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             const std::uint32_t j = list.partner[k];
+            if (polyhedral(i) || polyhedral(j)) continue;
             const double depth = bodies.radius[i] + bodies.radius[j] -
                                  box.nearestImage(bodies.position[i] - bodies.position[j]).norm();
             const double relative = depth / std::min(bodies.radius[i], bodies.radius[j]);
@@ -81,7 +84,8 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     }
     for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
 
-    buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    state_.polyhedral.range = contact_model_->featureContactRange();
+    buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
     const TimeStepLimit limit = timeStepLimit();
@@ -92,6 +96,37 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
                              number(limit.recommended));
     walls_.setup(scene_);
     walls_.refreshCandidates(bodies, skin_, threads_);
+    setupFeatureContacts();
+}
+
+void Simulation::setupFeatureContacts() {
+    const Bodies& bodies = state_.bodies;
+    std::size_t polyhedra = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        polyhedra += scene_.shapes[bodies.shape[i]].kind == ShapeSpec::Kind::Polyhedron ? 1 : 0;
+    if (state_.polyhedral.range <= 0.0) {
+        if (polyhedra > 0)
+            throw InputError(scene_.source_file, "/contact_model",
+                             "contact model '" + contact_model_.name() + "' handles spheres only, but the scene has " +
+                                 std::to_string(polyhedra) + " polyhedral bodies; use a model for polyhedra "
+                                 "(polyhedral-barrier)");
+        return;
+    }
+    if (scene_.domain.anyPeriodic())
+        throw InputError(scene_.source_file, "/domain",
+                         "contact model '" + contact_model_.name() + "' does not support periodic domains yet");
+    state_.polyhedral.history_size = contact_model_->historySize();
+    feature_phase_.setup(scene_, bodies);
+    feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+    // The barrier law needs a positive gap: bodies must start apart.
+    for (const PolyhedralContact& c : state_.polyhedral.contacts) {
+        if (c.geometry.gap > 0.0) continue;
+        const std::string other = c.wall() ? "wall " + std::to_string(-1 - c.body_b)
+                                           : "body " + std::to_string(bodies.id[static_cast<std::size_t>(c.body_b)]);
+        throw InputError(scene_.source_file, "/bodies",
+                         "body " + std::to_string(bodies.id[c.body_a]) + " and " + other + " interpenetrate (gap " +
+                             number(c.geometry.gap) + "); polyhedral contacts need every body to start apart");
+    }
 }
 
 TimeStepLimit Simulation::timeStepLimit() const {
@@ -133,9 +168,17 @@ void Simulation::setContactModel(const PluginChoice& choice) {
         state_.pairs.history.assign(state_.pairs.entries() * model->historySize(), 0.0);
         state_.wall_history.clear();
     }
+    const double old_range = state_.polyhedral.range;
     contact_model_ = std::move(model);
     scene_.contact_model = choice;
     forces_current_ = false;
+    state_.polyhedral.range = contact_model_->featureContactRange();
+    if (state_.polyhedral.range != old_range || state_.polyhedral.history_size != contact_model_->historySize()) {
+        state_.polyhedral.contacts.clear();
+        state_.polyhedral.history.clear();
+        buildNeighborList(state_.pairs, state_.bodies, box_, listReach(), contact_model_->historySize(), threads_);
+        setupFeatureContacts();
+    }
 }
 
 void Simulation::setIntegrator(const PluginChoice& choice) {
@@ -178,14 +221,19 @@ void Simulation::evaluateForces(double dt) {
         }
     }
     const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
-    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     walls_.moveTo(state_.time);
-    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
-    // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
-    std::swap(previous_wall_contacts_, state_.wall_contacts);
-    std::swap(previous_wall_history_, state_.wall_history);
-    walls_.findContacts(bodies, threads_, state_.wall_contacts);
-    carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+    const bool feature_contacts = state_.polyhedral.range > 0.0;
+    if (feature_contacts) {
+        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+    } else {
+        if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+        // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
+        std::swap(previous_wall_contacts_, state_.wall_contacts);
+        std::swap(previous_wall_history_, state_.wall_history);
+        walls_.findContacts(bodies, threads_, state_.wall_contacts);
+        carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+    }
 
     // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
     bodies.resizeDynamics();
@@ -207,7 +255,7 @@ void Simulation::evaluateForces(double dt) {
         acc.records.clear();
     }
     ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
-                     accumulators_, dt, threads_, record_contacts_};
+                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr};
     contact_model_->computeForces(ctx);
 
     state_.elastic = 0.0;
@@ -230,6 +278,7 @@ void Simulation::evaluateForces(double dt) {
             if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
         }
     });
+    if (external_load_) external_load_(state_.time + dt, bodies);
     forces_current_ = true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // A running simulation: the scene (fixed), the state (changed by steps) and the plugins chosen.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "grainlab/scene/scene.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/periodic_box.hpp"
+#include "grainlab/sim/polyhedral_narrow_phase.hpp"
 #include "grainlab/sim/walls.hpp"
 #include "grainlab/state/bodies.hpp"
 
@@ -26,7 +28,12 @@ struct State {
     double dissipated = 0.0;       // cumulative
     double elastic = 0.0;          // at the last force evaluation
     std::size_t contacts = 0;      // at the last force evaluation
+    PolyhedralContactList polyhedral;  // feature contacts, when the contact model uses them
 };
+
+// Adds prescribed loads to bodies.force / bodies.torque after contacts and gravity; `time` is the
+// time of the configuration being evaluated.
+using ExternalLoad = std::function<void(double time, Bodies& bodies)>;
 
 class Simulation {
 public:
@@ -51,6 +58,8 @@ public:
 
     // Record touching contacts (for frames) at the next force evaluations.
     void setRecordContacts(bool record) { record_contacts_ = record; }
+    // Prescribed forces and torques (loads, test drivers); an empty function removes them.
+    void setExternalLoad(ExternalLoad load) { external_load_ = std::move(load); forces_current_ = false; }
     void setThreads(int threads);
     int threads() const { return threads_; }
 
@@ -66,6 +75,8 @@ private:
     void evaluateForces(double dt);
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
+    void setupFeatureContacts();
+    double listReach() const { return skin_ + state_.polyhedral.range; }
 
     Scene scene_;
     const PluginRegistry& registry_;
@@ -80,6 +91,8 @@ private:
     std::vector<ContactRecord> records_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
+    PolyhedralNarrowPhase feature_phase_;
+    ExternalLoad external_load_;
     double skin_ = 0.0;
     int threads_ = 1;
     bool forces_current_ = false;
