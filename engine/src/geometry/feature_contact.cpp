@@ -18,18 +18,23 @@ void forEachVertex(const ContactSurface& s, Visit&& visit) {
         if (m.corner[v]) visit(featureKey(FeatureKind::Vertex, v), m.vertices[v], static_cast<int>(v));
 }
 
+// The cone tests allow the neighbouring features to come up to `range` (the skin) closer than the
+// feature itself: a face resting flat on a face has its normal exactly on the cone boundary, and an
+// exact test would switch such contacts on and off with round-off.
+
 // True when the vertex is the farthest point of its mesh along `outward` locally (its normal cone).
-bool inVertexCone(const ContactSurface& s, int vertex, const Vec3& outward) {
+bool inVertexCone(const ContactSurface& s, int vertex, const Vec3& outward, double range) {
     if (!s.mesh || vertex < 0) return true;
     const FeatureMesh& m = *s.mesh;
     const Vec3& p = m.vertices[static_cast<std::size_t>(vertex)];
     for (std::uint32_t k = m.neighbor_start[vertex]; k < m.neighbor_start[vertex + 1]; ++k)
-        if ((m.vertices[m.neighbors[k]] - p).dot(outward) > 0.0) return false;
+        if ((m.vertices[m.neighbors[k]] - p).dot(outward) > range) return false;
     return true;
 }
 
-bool inEdgeCone(const PolyhedronEdge& e, const Vec3& outward) {
-    return e.convex && outward.dot(e.inward0) <= 0.0 && outward.dot(e.inward1) <= 0.0;
+bool inEdgeCone(const PolyhedronEdge& e, double length, const Vec3& outward, double range) {
+    const double tolerance = range / length;
+    return e.convex && outward.dot(e.inward0) <= tolerance && outward.dot(e.inward1) <= tolerance;
 }
 
 FeatureContact mirrored(const FeatureContact& c) {
@@ -103,7 +108,7 @@ void vertexEdge(const ContactSurface& a, const ContactSurface& b, double range, 
             const double gap = dist - ra;
             if (gap >= range || dist == 0.0) continue;
             const Vec3 n = g / dist;
-            if (!inEdgeCone(e, n)) continue;
+            if (!inEdgeCone(e, dir.norm(), n, range)) continue;
             FeatureContact c{FeaturePair::VertexEdge, key, featureKey(FeatureKind::Edge, k), p - ra * n, q, n, gap};
             out.push_back(mirror ? mirrored(c) : c);
         }
@@ -141,7 +146,7 @@ void edgeEdge(const ContactSurface& a, const ContactSurface& b, double range, st
             if (n.dot(eb.normal0 + eb.normal1) < 0.0) n = -n;
             const double gap = (pa - pb).dot(n);
             if (gap >= range || gap <= -range) continue;
-            if (!inEdgeCone(eb, n) || !inEdgeCone(ea, -n)) continue;
+            if (!inEdgeCone(eb, db.norm(), n, range) || !inEdgeCone(ea, da.norm(), -n, range)) continue;
             out.push_back({FeaturePair::EdgeEdge, featureKey(FeatureKind::Edge, i), featureKey(FeatureKind::Edge, j), pa, pb,
                            n, gap});
         }
@@ -158,7 +163,7 @@ void vertexVertex(const ContactSurface& a, const ContactSurface& b, double range
             const double gap = dist - ra - rb;
             if (gap >= range || dist == 0.0) return;
             const Vec3 n = g / dist;
-            if (!inVertexCone(b, vb, n) || !inVertexCone(a, va, -n)) return;
+            if (!inVertexCone(b, vb, n, range) || !inVertexCone(a, va, -n, range)) return;
             out.push_back({FeaturePair::VertexVertex, key_a, key_b, p - ra * n, q + rb * n, n, gap});
         });
     });
