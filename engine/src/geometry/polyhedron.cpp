@@ -188,10 +188,16 @@ Polyhedron makePolyhedron(TriangleMesh mesh, double scale, bool repair_orientati
     // Body frame: origin at the centre of mass, axes along the principal axes (right-handed).
     Eigen::SelfAdjointEigenSolver<Mat3> eigen(mass.inertia);
     Mat3 axes = eigen.eigenvectors();
+    Vec3 moments = eigen.eigenvalues();
+    // Isotropic inertia (cube, tetrapod): any axes are principal; keep the file's, which users expect.
+    if (moments.maxCoeff() - moments.minCoeff() <= 1e-9 * moments.maxCoeff()) {
+        axes = Mat3::Identity();
+        moments = mass.inertia.diagonal();
+    }
     if (axes.determinant() < 0.0) axes.col(2) = -axes.col(2);
     Polyhedron shape;
     shape.volume = mass.volume;
-    shape.principal_inertia = eigen.eigenvalues();
+    shape.principal_inertia = moments;
     shape.mesh_centroid = mass.centroid;
     shape.body_to_mesh = Quat(axes).normalized();
     FeatureMesh& f = shape.features;
