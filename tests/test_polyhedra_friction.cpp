@@ -37,10 +37,16 @@ ExternalLoad rampedPush(double t0, double rate, const Vec3& arm, const Quat& sta
 
 double frictionOnBody(const Simulation& sim) { return test::wallReaction(sim).x(); }
 
-// Height of the centre that puts `contacts` equally loaded corners at their static gap, where the
-// linear skin law carries m g / contacts each: gap = gbar - m g / (contacts eps1).
-double restingHeight(const test::CubeSceneSettings& s, double below_centre, double skin, int contacts, double mass) {
-    return below_centre + skin - mass * kG / (contacts * s.stiffness);
+// A cube resting face down with its four corners at the static gap of the linear skin law, where
+// each carries m g / 4: gap = gbar - m g / (4 eps1). Contacts are recorded.
+Simulation restingCube(const test::CubeSceneSettings& s) {
+    Scene scene = test::polyhedronScene("cube.stl", s.side, s);
+    const double mass = s.density * std::pow(s.side, 3);
+    const double gap = 0.01 * s.side - mass * kG / (4.0 * s.stiffness);
+    scene.bodies.push_back(test::polyhedralBody(Vec3(0, 0, 0.5 * s.side + gap)));
+    Simulation sim(scene, test::builtPlugins());
+    sim.setRecordContacts(true);
+    return sim;
 }
 
 }  // namespace
@@ -48,11 +54,7 @@ double restingHeight(const test::CubeSceneSettings& s, double below_centre, doub
 TEST_CASE("Cube pushed at the bottom-face centre: friction plateau mu_s m g, then mu_d m g", "[polyhedra][physics]") {
     const double mu_s = 0.6, mu_d = 0.4;
     const test::CubeSceneSettings s = frictionSettings(mu_s, mu_d);
-    Scene scene = test::polyhedronScene("cube.stl", s.side, s);
-    const double mass = s.density * std::pow(s.side, 3);
-    scene.bodies.push_back(test::polyhedralBody(Vec3(0, 0, restingHeight(s, 0.5 * s.side, 0.01 * s.side, 4, mass))));
-    Simulation sim(scene, test::builtPlugins());
-    sim.setRecordContacts(true);
+    Simulation sim = restingCube(s);
     const double mg = sim.bodies().mass[0] * kG;
     const double t0 = 0.1, rate = 30.0;  // N/s: mu_s m g reached after ~0.5 s
     sim.setExternalLoad(rampedPush(t0, rate, Vec3(0, 0, -0.5 * s.side), sim.bodies().orientation[0]));
@@ -78,11 +80,7 @@ TEST_CASE("Cube pushed at the bottom-face centre: friction plateau mu_s m g, the
 TEST_CASE("Cube pushed at the top-face centre with mu > 1/2: tips at F = m g / 2", "[polyhedra][physics]") {
     // Moments about the leading edge: F L = m g L / 2, so the trailing edge unloads at F = m g / 2.
     const test::CubeSceneSettings s = frictionSettings(0.8, 0.8);
-    Scene scene = test::polyhedronScene("cube.stl", s.side, s);
-    const double mass = s.density * std::pow(s.side, 3);
-    scene.bodies.push_back(test::polyhedralBody(Vec3(0, 0, restingHeight(s, 0.5 * s.side, 0.01 * s.side, 4, mass))));
-    Simulation sim(scene, test::builtPlugins());
-    sim.setRecordContacts(true);
+    Simulation sim = restingCube(s);
     const double mg = sim.bodies().mass[0] * kG;
     const double t0 = 0.1, rate = 20.0;
     sim.setExternalLoad(rampedPush(t0, rate, Vec3(0, 0, 0.5 * s.side), sim.bodies().orientation[0]));
