@@ -33,13 +33,19 @@ void PolyhedralNarrowPhase::setup(const Scene& scene, const Bodies& bodies) {
         const ShapeSpec& shape = scene.shapes[bodies.shape[i]];
         if (shape.kind == ShapeSpec::Kind::Polyhedron) shape_of_[i] = shape.polyhedron;
     }
+    // Wall meshes have no inside: each is kept twice, as given and with every triangle reversed, so
+    // bodies meet faces, creases and corners from either side.
     wall_meshes_.clear();
     for (const MeshWall& wall : scene.meshes) {
-        FeatureMesh m;
-        m.vertices = wall.mesh.vertices;
-        m.triangles = wall.mesh.triangles;
-        m.build();
-        wall_meshes_.push_back(std::move(m));
+        for (bool reversed : {false, true}) {
+            FeatureMesh m;
+            m.vertices = wall.mesh.vertices;
+            m.triangles = wall.mesh.triangles;
+            if (reversed)
+                for (auto& t : m.triangles) std::swap(t[1], t[2]);
+            m.build();
+            wall_meshes_.push_back(std::move(m));
+        }
     }
     previous_.clear();
     previous_history_.clear();
@@ -64,7 +70,7 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
     });
     wall_surfaces_.resize(wall_meshes_.size());
     for (std::size_t m = 0; m < wall_meshes_.size(); ++m) {
-        if (walls.meshWall(m).motion.moves()) wall_meshes_[m].place(walls.meshVertices(m));
+        if (walls.meshWall(m / 2).motion.moves()) wall_meshes_[m].place(walls.meshVertices(m / 2));
         ContactSurface& wall = wall_surfaces_[m];
         wall.mesh = &wall_meshes_[m];
         wall.centre = Vec3::Zero();
@@ -104,8 +110,13 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
             }
             for (std::size_t m = 0; m < wall_meshes_.size(); ++m) {
                 collideSurfaces(si, wall_surfaces_[m], range, geometry);
-                emit(a, -1 - static_cast<std::int64_t>(walls.planeCount() + m), walls.meshMaterial(m),
-                     [&](const Vec3& x) { return walls.meshVelocity(m, x); });
+                // A body sits on one side of a sheet: the other side's (negative) gaps are not contacts.
+                geometry.erase(std::remove_if(geometry.begin(), geometry.end(),
+                                              [](const FeatureContact& c) { return c.gap <= 0.0; }),
+                               geometry.end());
+                const std::size_t wall = m / 2;
+                emit(a, -1 - static_cast<std::int64_t>(walls.planeCount() + wall), walls.meshMaterial(wall),
+                     [&](const Vec3& x) { return walls.meshVelocity(wall, x); });
             }
         }
     });
