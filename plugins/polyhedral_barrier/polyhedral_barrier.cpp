@@ -86,6 +86,8 @@ public:
         law_.mu_d = p.get("dynamic_friction");
         safety_ = p.get("step_safety");
         closing_ = p.get("closing_fraction");
+        adaptive_ = p.flag("adaptive_step");
+        min_step_ = p.get("min_time_step");
     }
     std::size_t historySize() const override { return kHistory; }
     double featureContactRange() const override { return law_.normal.gbar; }
@@ -104,7 +106,7 @@ public:
 
     // Note 10: dt <= s_f 2 sqrt(m_eff/k_c(g)) and dt <= kappa g / closing speed, over the contacts.
     double adaptiveStepLimit(const ForceContext& ctx) const override {
-        if (!ctx.polyhedral) return 0.0;
+        if (!ctx.polyhedral || !adaptive_) return 0.0;
         double limit = 0.0;
         const Bodies& b = ctx.bodies;
         for (const PolyhedralContact& c : ctx.polyhedral->contacts) {
@@ -122,12 +124,13 @@ public:
             if (closing > 0.0 && g > 0.0) dt = std::min(dt, closing_ * g / closing);
             limit = limit == 0.0 ? dt : std::min(limit, dt);
         }
-        return limit;
+        return limit > 0.0 ? std::max(limit, min_step_) : 0.0;
     }
 
 private:
     BarrierLaw law_{};
-    double safety_ = 0.2, closing_ = 0.5;
+    double safety_ = 0.2, closing_ = 0.5, min_step_ = 0.0;
+    bool adaptive_ = true;
 };
 
 const GrainlabParameter kParameters[] = {
@@ -144,6 +147,9 @@ const GrainlabParameter kParameters[] = {
     {"dynamic_friction", "", GRAINLAB_PARAM_REAL, -1.0, -1.0, 1e3, "mu_d; -1: equal to mu_s"},
     {"step_safety", "", GRAINLAB_PARAM_REAL, 0.2, 1e-3, 1.0, "s_f: adaptive step <= s_f 2 sqrt(m_eff/k_c(g))"},
     {"closing_fraction", "", GRAINLAB_PARAM_REAL, 0.5, 1e-3, 1.0, "kappa: no gap closes by more than this fraction in one step"},
+    {"adaptive_step", "", GRAINLAB_PARAM_BOOLEAN, 1, 0, 1,
+     "shorten the scene's time step (its upper bound) to the limits above; 0: fixed step"},
+    {"min_time_step", "time", GRAINLAB_PARAM_REAL, 0.0, 0.0, 1e30, "lower bound of the adapted step"},
 };
 
 }  // namespace

@@ -124,16 +124,19 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
     for (const auto& part : found) list.contacts.insert(list.contacts.end(), part.begin(), part.end());
 
     // History follows the key (bodies and sub-region pair); new contacts start from zeros.
+    // The same sub-region pair with a reversed normal means a gap went through zero (note 8).
     const std::size_t h = list.history_size;
     list.history.assign(list.contacts.size() * h, 0.0);
-    if (h == 0 || previous_history_.size() != previous_.size() * h) return;
+    list.flipped = 0;
+    const bool carry = h > 0 && previous_history_.size() == previous_.size() * h;
     std::unordered_map<ContactKey, std::size_t, ContactKeyHash> index;
     index.reserve(previous_.size());
     for (std::size_t c = 0; c < previous_.size(); ++c) index.emplace(keyOf(previous_[c]), c);
     for (std::size_t c = 0; c < list.contacts.size(); ++c) {
         const auto it = index.find(keyOf(list.contacts[c]));
-        if (it != index.end())
-            std::copy_n(previous_history_.data() + it->second * h, h, list.history.data() + c * h);
+        if (it == index.end()) continue;
+        if (previous_[it->second].geometry.normal.dot(list.contacts[c].geometry.normal) <= 0.0) ++list.flipped;
+        if (carry) std::copy_n(previous_history_.data() + it->second * h, h, list.history.data() + c * h);
     }
 }
 

@@ -71,6 +71,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
 
     const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
     skin_ = scene_.skin > 0.0 ? scene_.skin : 0.5 * std::max(max_radius, 1e-12);
+    step_dt_ = scene_.time_step;
     box_.min = scene_.domain.min;
     box_.length = scene_.domain.max - scene_.domain.min;
     box_.periodic = scene_.domain.periodic;
@@ -207,7 +208,7 @@ void Simulation::carryWallHistory(const std::vector<WallContact>& previous, cons
     }
 }
 
-void Simulation::computeForces() { evaluateForces(scene_.time_step); }
+void Simulation::computeForces() { evaluateForces(step_dt_); }
 
 void Simulation::evaluateForces(double dt) {
     Bodies& bodies = state_.bodies;
@@ -284,7 +285,7 @@ void Simulation::evaluateForces(double dt) {
 
 void Simulation::checkMotion() const {
     const Bodies& b = state_.bodies;
-    const double dt = scene_.time_step;
+    const double dt = step_dt_;
     for (std::size_t i = 0; i < b.size(); ++i) {
         const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
         const double travel = b.velocity[i].norm() * dt;
@@ -299,15 +300,44 @@ void Simulation::checkMotion() const {
 }
 
 void Simulation::step() {
-    StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); }};
+    if (state_.polyhedral.range > 0.0) {
+        adaptiveStep();
+        return;
+    }
+    step_dt_ = scene_.time_step;
+    fixedStep();
+}
+
+void Simulation::fixedStep() {
+    StepContext ctx{state_.bodies, step_dt_, threads_, [this] { computeForces(); }};
     // The first evaluation is the set-up one (no time passes); later ones belong to their step.
     if (state_.step == 0) updateForces();
     else if (!forces_current_) computeForces();
     integrator_->step(ctx);
     forces_current_ = integrator_->leavesForcesCurrent();
-    state_.time += scene_.time_step;
+    state_.time += step_dt_;
     ++state_.step;
     checkMotion();
+}
+
+// Feature contacts (seed 003, note 8/10): the step is the scene's, or less where the contact model
+// says a contact would close or stiffen too fast; a step after which a persistent contact's normal
+// turned over (a gap passed through zero) is undone and retried with half the step.
+void Simulation::adaptiveStep() {
+    if (state_.step == 0) updateForces();
+    ForceContext ctx{state_.bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
+                     accumulators_, step_dt_, threads_, record_contacts_, &state_.polyhedral};
+    const double limit = contact_model_->adaptiveStepLimit(ctx);
+    step_dt_ = limit > 0.0 ? std::min(scene_.time_step, limit) : scene_.time_step;
+    const State before = state_;
+    const bool forces_were_current = forces_current_;
+    for (int attempt = 0;; ++attempt) {
+        fixedStep();
+        if (state_.polyhedral.flipped == 0 || attempt == kMaxStepHalvings) return;
+        state_ = before;
+        forces_current_ = forces_were_current;
+        step_dt_ *= 0.5;
+    }
 }
 
 EnergyRecord Simulation::energy() const {

@@ -47,6 +47,8 @@ public:
     const std::string& contactModelName() const { return contact_model_.name(); }
     const std::string& integratorName() const { return integrator_.name(); }
     TimeStepLimit timeStepLimit() const;
+    // The step last taken (the scene's time_step unless the contact model adapts it).
+    double lastTimeStep() const { return step_dt_; }
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
     // the state is left as it was after the failing step.
@@ -76,6 +78,9 @@ private:
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
     void setupFeatureContacts();
+    void fixedStep();
+    void adaptiveStep();
+    static constexpr int kMaxStepHalvings = 8;
     double listReach() const { return skin_ + state_.polyhedral.range; }
 
     Scene scene_;
@@ -94,6 +99,7 @@ private:
     PolyhedralNarrowPhase feature_phase_;
     ExternalLoad external_load_;
     double skin_ = 0.0;
+    double step_dt_ = 0.0;  // the step being taken: the scene's, or less when adapted
     int threads_ = 1;
     bool forces_current_ = false;
     bool record_contacts_ = false;
