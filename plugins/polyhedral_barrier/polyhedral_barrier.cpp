@@ -90,7 +90,9 @@ public:
         min_step_ = p.get("min_time_step");
     }
     std::size_t historySize() const override { return kHistory; }
-    double featureContactRange() const override { return law_.normal.gbar; }
+    // Contacts are searched to twice the skin so that the step can be shortened before a gap
+    // enters the skin (the penalty law has a kink at gbar); beyond gbar they carry no force.
+    double featureContactRange() const override { return 2.0 * law_.normal.gbar; }
     void computeForces(ForceContext& ctx) override { applyFeatureContactLaw(ctx, law_); }
 
     TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
@@ -111,17 +113,20 @@ public:
         const Bodies& b = ctx.bodies;
         for (const PolyhedralContact& c : ctx.polyhedral->contacts) {
             const double g = c.geometry.gap;
-            if (g >= law_.normal.gbar) continue;
+            const double gbar = law_.normal.gbar;
             const double inv = b.inv_mass[c.body_a] + (c.wall() ? 0.0 : b.inv_mass[static_cast<std::size_t>(c.body_b)]);
             const double meff = inv > 0.0 ? 1.0 / inv : b.mass[c.body_a];
-            double dt = safety_ * 2.0 * std::sqrt(meff / law_.normal.stiffness(g));
+            // Outside the skin: the stiffness it will meet on entry.
+            const double stiffness = law_.normal.stiffness(std::min(g, std::nextafter(gbar, 0.0)));
+            double dt = safety_ * 2.0 * std::sqrt(meff / stiffness);
             const std::size_t j = c.wall() ? 0 : static_cast<std::size_t>(c.body_b);
             auto velocity = [&](std::size_t i, const Vec3& p) {
                 return Vec3(b.velocity[i] + b.angular_velocity[i].cross(p - b.position[i]));
             };
             const Vec3 vb = c.wall() ? c.wall_velocity : velocity(j, c.geometry.point_b);
             const double closing = -c.geometry.normal.dot(velocity(c.body_a, c.geometry.point_a) - vb);
-            if (closing > 0.0 && g > 0.0) dt = std::min(dt, closing_ * g / closing);
+            if (closing > 0.0 && g >= gbar) dt = std::max(dt, (g - gbar) / closing);  // may not reach the skin
+            else if (closing > 0.0 && g > 0.0) dt = std::min(dt, closing_ * g / closing);
             limit = limit == 0.0 ? dt : std::min(limit, dt);
         }
         return limit > 0.0 ? std::max(limit, min_step_) : 0.0;

@@ -1,6 +1,7 @@
 // Writing a scene file. Fields keep the documented order; values equal to their defaults are left
 // out for bodies (scenes may list many), written out everywhere else so a file shows its settings.
 #include <algorithm>
+#include <cmath>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -130,13 +131,15 @@ OJson motionJson(const WallMotion& m) {
 
 OJson wallsJson(const Scene& scene, const fs::path& base_dir) {
     OJson out = OJson::array();
-    for (const auto& p : scene.planes)
+    for (const auto& p : scene.planes) {
         out.push_back({{"type", "plane"},
                        {"name", p.name},
                        {"point", vec(p.point)},
                        {"normal", vec(p.normal)},
                        {"material", p.material},
                        {"motion", motionJson(p.motion)}});
+        if (std::isfinite(p.remove_at)) out.back()["remove_at"] = p.remove_at;
+    }
     for (const auto& m : scene.meshes)
         out.push_back({{"type", "mesh"},
                        {"name", m.name},

@@ -104,6 +104,7 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
             }
             if (bodies.frozen[i]) continue;
             for (std::size_t p = 0; p < walls.planeCount(); ++p) {
+                if (!walls.planePresent(p)) continue;
                 collidePlane(si, walls.planePoint(p), walls.planeNormal(p), range, geometry);
                 emit(a, -1 - static_cast<std::int64_t>(p), walls.planeMaterial(p),
                      [&](const Vec3& x) { return walls.planeVelocity(p, x); });
@@ -124,7 +125,8 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
     for (const auto& part : found) list.contacts.insert(list.contacts.end(), part.begin(), part.end());
 
     // History follows the key (bodies and sub-region pair); new contacts start from zeros.
-    // The same sub-region pair with a reversed normal means a gap went through zero (note 8).
+    // The same sub-region pair with a reversed normal means a gap went through zero (note 8); so
+    // does a gap that is no longer positive.
     const std::size_t h = list.history_size;
     list.history.assign(list.contacts.size() * h, 0.0);
     list.flipped = 0;
@@ -133,6 +135,7 @@ void PolyhedralNarrowPhase::find(const Bodies& bodies, const NeighborList& pairs
     index.reserve(previous_.size());
     for (std::size_t c = 0; c < previous_.size(); ++c) index.emplace(keyOf(previous_[c]), c);
     for (std::size_t c = 0; c < list.contacts.size(); ++c) {
+        if (list.contacts[c].geometry.gap <= 0.0) ++list.flipped;  // through the barrier
         const auto it = index.find(keyOf(list.contacts[c]));
         if (it == index.end()) continue;
         if (previous_[it->second].geometry.normal.dot(list.contacts[c].geometry.normal) <= 0.0) ++list.flipped;

@@ -71,7 +71,7 @@ void applyFeatureContactLaw(ForceContext& ctx, const Law& law) {
             elastic += out.elastic_energy;
             dissipated += out.dissipated;
             if (out.normal_force != 0.0 || out.elastic_energy != 0.0) ++acc.contacts;
-            if (ctx.record)
+            if (ctx.record && out.normal_force != 0.0)
                 acc.records.push_back({a, pc.body_b, mid, g.normal, fn + out.tangential_force, -g.gap});
         }
         acc.elastic_energy += elastic;

@@ -3,6 +3,7 @@
 // changes). Nothing here changes while a run goes on.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -115,6 +116,7 @@ struct PlaneWall {
     Vec3 normal = Vec3::UnitZ();  // unit, pointing into the granular side
     std::string material;
     WallMotion motion;
+    double remove_at = std::numeric_limits<double>::infinity();  // the wall is gone from this time on
 };
 
 struct MeshWall {

@@ -24,7 +24,8 @@ struct PolyhedralContactList {
     std::vector<double> history;    // history_size doubles per contact, carried across steps by key
     std::size_t history_size = 0;
     double range = 0.0;             // contacts are reported while gap < range (the model's skin)
-    std::size_t flipped = 0;        // contacts whose normal turned over since the previous search
+    std::size_t flipped = 0;        // contacts whose normal turned over since the previous search, or
+                                    // whose gap is not positive: the step went through a barrier
     double* historyOf(std::size_t c) { return history.data() + c * history_size; }
 };
 

@@ -49,6 +49,8 @@ public:
     TimeStepLimit timeStepLimit() const;
     // The step last taken (the scene's time_step unless the contact model adapts it).
     double lastTimeStep() const { return step_dt_; }
+    // True when the contact model may shorten steps (feature contacts): runs by time end by time.
+    bool adaptsTimeStep() const { return state_.polyhedral.range > 0.0; }
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
     // the state is left as it was after the failing step.

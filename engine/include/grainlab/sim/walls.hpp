@@ -22,6 +22,7 @@ public:
 
     // Wall geometry at the current time, for the narrow phase of feature meshes (polyhedra).
     std::size_t planeCount() const { return planes_.size(); }
+    bool planePresent(std::size_t k) const { return time_ < planes_[k].remove_at; }
     const Vec3& planePoint(std::size_t k) const { return planes_[k].point; }
     const Vec3& planeNormal(std::size_t k) const { return planes_[k].normal; }
     std::uint32_t planeMaterial(std::size_t k) const { return planes_[k].material; }
@@ -33,7 +34,7 @@ public:
     Vec3 meshVelocity(std::size_t m, const Vec3& point) const { return surfaceVelocity(meshes_[m].wall->motion, point); }
 
 private:
-    struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; };
+    struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; double remove_at; };
     struct Mesh { std::vector<Vec3> rest, current, at_candidates; const MeshWall* wall; std::uint32_t material; };
     Vec3 surfaceVelocity(const WallMotion& motion, const Vec3& point) const;
 
