@@ -34,6 +34,12 @@ void Context::requireMaterial(const std::string& pointer, const std::string& nam
     json_fields::requireDefined(file, pointer, name, "material", materialNames());
 }
 
+bool Context::shapeIsPolyhedron(const std::string& name) const {
+    for (const auto& s : scene.shapes)
+        if (s.name == name) return s.kind == ShapeSpec::Kind::Polyhedron;
+    return false;
+}
+
 void Context::requireShape(const std::string& pointer, const std::string& name) const {
     json_fields::requireDefined(file, pointer, name, "shape", shapeNames());
 }

@@ -24,6 +24,7 @@ struct Context {
     // Fail unless `name` (found at `pointer`) is a defined material / shape.
     void requireMaterial(const std::string& pointer, const std::string& name) const;
     void requireShape(const std::string& pointer, const std::string& name) const;
+    bool shapeIsPolyhedron(const std::string& name) const;
     // `text` resolved against base_dir, absolute and normalised. With must_exist, fails unless it
     // names an existing regular file.
     std::string resolvePath(const std::string& pointer, const std::string& text,

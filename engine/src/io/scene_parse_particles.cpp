@@ -43,16 +43,26 @@ void parseShapes(const Object& top, Context& context) {
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t k = 0; k < list->size(); ++k) {
         const Object fields(context.file, json_fields::child(pointer, k), (*list)[k],
-                            {"name", "kind"});
+                            {"name", "kind", "file", "scale", "repair_orientation"});
         ShapeSpec shape;
         shape.name = fields.name("name");
         if (auto [it, fresh] = seen.emplace(shape.name, k); !fresh)
             fields.fail("name", "duplicate shape name '" + shape.name + "' (also defined at " +
                                     json_fields::child(pointer, it->second) + ")");
         const std::string kind = fields.string("kind");
-        if (kind != "sphere")
-            fields.fail("kind", "unknown shape kind '" + kind + "'; supported kinds: sphere");
-        shape.kind = ShapeSpec::Kind::Sphere;
+        if (kind == "sphere") {
+            shape.kind = ShapeSpec::Kind::Sphere;
+            for (const char* key : {"file", "scale", "repair_orientation"})
+                if (fields.has(key))
+                    fields.fail(key, std::string("'") + key + "' applies to polyhedron shapes only");
+        } else if (kind == "polyhedron") {
+            shape.kind = ShapeSpec::Kind::Polyhedron;
+            shape.file = context.resolvePath(fields.at("file"), fields.name("file"), true);
+            shape.scale = fields.number("scale", shape.scale, Range::above(0));
+            shape.repair_orientation = fields.boolean("repair_orientation", false);
+        } else {
+            fields.fail("kind", "unknown shape kind '" + kind + "'; supported kinds: sphere, polyhedron");
+        }
         // The built-in "sphere" may be listed for clarity; it is not a second definition.
         bool builtin = false;
         for (const auto& existing : context.scene.shapes)
@@ -105,7 +115,15 @@ void parseBodies(const Object& top, Context& context) {
         context.requireShape(fields.at("shape"), body.shape);
         body.material = fields.name("material");
         context.requireMaterial(fields.at("material"), body.material);
-        body.radius = fields.number("radius", Range::above(0));
+        // A polyhedron's size comes from its mesh and scale; a sphere needs its radius.
+        if (context.shapeIsPolyhedron(body.shape)) {
+            if (fields.has("radius"))
+                fields.fail("radius", "shape '" + body.shape +
+                                          "' is a polyhedron: its size comes from the mesh and the shape's scale");
+            body.radius = 0.0;
+        } else {
+            body.radius = fields.number("radius", Range::above(0));
+        }
         body.position = fields.vec3("position");
         body.velocity = fields.vec3("velocity", body.velocity);
         body.angular_velocity = fields.vec3("angular_velocity", body.angular_velocity);

@@ -93,7 +93,7 @@ void parseWalls(const Object& top, Context& context) {
         const Object fields =
             type == "plane"
                 ? Object(context.file, at, value,
-                         {"type", "name", "point", "normal", "material", "motion"})
+                         {"type", "name", "point", "normal", "material", "motion", "remove_at"})
                 : Object(context.file, at, value,
                          {"type", "name", "file", "scale", "translation", "material", "motion"});
         const std::string name =
@@ -111,6 +111,7 @@ void parseWalls(const Object& top, Context& context) {
             wall.point = fields.vec3("point");
             wall.normal = fields.direction("normal");
             wall.motion = parseMotion(fields);
+            wall.remove_at = fields.number("remove_at", wall.remove_at, Range::atLeast(0));
             context.scene.planes.push_back(wall);
         } else {
             MeshWall wall;

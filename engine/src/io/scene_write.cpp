@@ -1,6 +1,7 @@
 // Writing a scene file. Fields keep the documented order; values equal to their defaults are left
 // out for bodies (scenes may list many), written out everywhere else so a file shows its settings.
 #include <algorithm>
+#include <cmath>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -41,7 +42,7 @@ OJson bodyJson(const BodySpec& b) {
     OJson out = OJson::object();
     if (b.shape != "sphere") out["shape"] = b.shape;
     out["material"] = b.material;
-    out["radius"] = b.radius;
+    if (b.shape == "sphere" || b.radius > 0.0) out["radius"] = b.radius;
     out["position"] = vec(b.position);
     if (!b.velocity.isZero(0)) out["velocity"] = vec(b.velocity);
     if (!b.angular_velocity.isZero(0)) out["angular_velocity"] = vec(b.angular_velocity);
@@ -130,13 +131,15 @@ OJson motionJson(const WallMotion& m) {
 
 OJson wallsJson(const Scene& scene, const fs::path& base_dir) {
     OJson out = OJson::array();
-    for (const auto& p : scene.planes)
+    for (const auto& p : scene.planes) {
         out.push_back({{"type", "plane"},
                        {"name", p.name},
                        {"point", vec(p.point)},
                        {"normal", vec(p.normal)},
                        {"material", p.material},
                        {"motion", motionJson(p.motion)}});
+        if (std::isfinite(p.remove_at)) out.back()["remove_at"] = p.remove_at;
+    }
     for (const auto& m : scene.meshes)
         out.push_back({{"type", "mesh"},
                        {"name", m.name},
@@ -166,8 +169,16 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     doc["materials"] = OJson::array();
     for (const auto& m : scene.materials) doc["materials"].push_back(materialJson(m));
     OJson shapes = OJson::array();
-    for (const auto& s : scene.shapes)
-        if (s.name != "sphere") shapes.push_back({{"name", s.name}, {"kind", "sphere"}});
+    for (const auto& s : scene.shapes) {
+        if (s.name == "sphere") continue;
+        if (s.kind == ShapeSpec::Kind::Sphere) {
+            shapes.push_back({{"name", s.name}, {"kind", "sphere"}});
+            continue;
+        }
+        OJson shape = {{"name", s.name}, {"kind", "polyhedron"}, {"file", relativePath(s.file, base_dir)}, {"scale", s.scale}};
+        if (s.repair_orientation) shape["repair_orientation"] = true;
+        shapes.push_back(shape);
+    }
     if (!shapes.empty()) doc["shapes"] = shapes;
     doc["bodies"] = OJson::array();
     for (const auto& b : scene.bodies) doc["bodies"].push_back(bodyJson(b));

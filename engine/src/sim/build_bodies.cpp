@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "grainlab/core/error.hpp"
+#include "grainlab/geometry/polyhedron.hpp"
 #include "grainlab/io/lammps_data.hpp"
 #include "grainlab/scene/generators.hpp"
 
@@ -18,6 +19,45 @@ void pushSphere(Bodies& bodies, const BodySpec& spec, std::uint32_t material, do
                 spec.orientation.normalized(), spec.velocity, spec.angular_velocity);
 }
 
+// Reads every polyhedral shape once (weld, check, mass properties, sub-regions).
+void loadShapes(Scene& scene) {
+    for (std::size_t k = 0; k < scene.shapes.size(); ++k) {
+        ShapeSpec& shape = scene.shapes[k];
+        if (shape.kind != ShapeSpec::Kind::Polyhedron || shape.polyhedron) continue;
+        try {
+            shape.polyhedron = std::make_shared<const Polyhedron>(
+                loadPolyhedron(shape.file, shape.scale, shape.repair_orientation));
+        } catch (const InputError& e) {
+            throw InputError(scene.source_file, "/shapes (shape '" + shape.name + "')/file", e.what());
+        }
+    }
+}
+
+int shapeIndex(const Scene& scene, const std::string& name) {
+    for (std::size_t k = 0; k < scene.shapes.size(); ++k)
+        if (scene.shapes[k].name == name) return static_cast<int>(k);
+    return -1;
+}
+
+// The body frame of a polyhedron is its principal frame at the centre of mass: the spec's
+// orientation turns the mesh as the file gives it, and its position places the centre of mass.
+void pushBody(Bodies& bodies, const Scene& scene, const BodySpec& spec, std::uint32_t material, double density,
+              const std::string& field) {
+    const int s = shapeIndex(scene, spec.shape);
+    if (s < 0) throw InputError(scene.source_file, field, "unknown shape '" + spec.shape + "'");
+    const ShapeSpec& shape = scene.shapes[static_cast<std::size_t>(s)];
+    if (shape.kind == ShapeSpec::Kind::Sphere) {
+        pushSphere(bodies, spec, material, density);
+        bodies.shape.back() = static_cast<std::uint32_t>(s);
+        return;
+    }
+    const Polyhedron& p = *shape.polyhedron;
+    const double mass = density * p.volume;
+    bodies.push(spec.id >= 0 ? spec.id : static_cast<std::int64_t>(bodies.size()) + 1, static_cast<std::uint32_t>(s),
+                material, p.features.bounding_radius, mass, density * p.principal_inertia, spec.frozen, spec.position,
+                (spec.orientation.normalized() * p.body_to_mesh).normalized(), spec.velocity, spec.angular_velocity);
+}
+
 std::uint32_t materialOf(const Scene& scene, const std::string& name, const std::string& field) {
     const int index = scene.materialIndex(name);
     if (index < 0) throw InputError(scene.source_file, field, "unknown material '" + name + "'");
@@ -28,10 +68,13 @@ std::uint32_t materialOf(const Scene& scene, const std::string& name, const std:
 
 Bodies buildBodies(Scene& scene) {
     Bodies bodies;
+    loadShapes(scene);
     std::vector<BodySpec> placed = scene.bodies;
     for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
-        const std::uint32_t m = materialOf(scene, scene.bodies[k].material, "/bodies/" + std::to_string(k) + "/material");
-        pushSphere(bodies, scene.bodies[k], m, scene.materials[m].density);
+        const std::string field = "/bodies/" + std::to_string(k);
+        const std::uint32_t m = materialOf(scene, scene.bodies[k].material, field + "/material");
+        pushBody(bodies, scene, scene.bodies[k], m, scene.materials[m].density, field + "/shape");
+        placed[k].radius = bodies.radius.back();  // generators keep clear of the bounding sphere
     }
 
     if (scene.lammps_data) {
@@ -62,7 +105,13 @@ Bodies buildBodies(Scene& scene) {
     const std::vector<BodySpec> generated = generateBodies(scene, placed);
     for (const BodySpec& spec : generated) {
         const std::uint32_t m = materialOf(scene, spec.material, "/generators");
-        pushSphere(bodies, spec, m, scene.materials[m].density);
+        pushBody(bodies, scene, spec, m, scene.materials[m].density, "/generators");
+        // Generators place bounding spheres of the radius they were given: it must hold the shape.
+        if (bodies.radius.back() > spec.radius * (1.0 + 1e-9))
+            throw InputError(scene.source_file, "/generators",
+                             "shape '" + spec.shape + "' has bounding radius " + std::to_string(bodies.radius.back()) +
+                                 "; a generator of this shape needs a radius at least that large (it has " +
+                                 std::to_string(spec.radius) + ")");
     }
     bodies.resizeDynamics();
     return bodies;

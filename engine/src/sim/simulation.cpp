@@ -36,11 +36,14 @@ void loadMeshes(Scene& scene) {
 
 // Refuses initial overlaps deeper than the scene allows, naming the worst pair.
 void checkOverlaps(const Scene& scene, const Bodies& bodies, const NeighborList& list, const PeriodicBox& box) {
+    // Bounding spheres of polyhedra may overlap freely; their surfaces are checked by gap.
+    auto polyhedral = [&](std::size_t i) { return scene.shapes[bodies.shape[i]].kind == ShapeSpec::Kind::Polyhedron; };
     double worst = 0.0, worst_depth = 0.0;
     std::size_t wi = 0, wj = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i)
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             const std::uint32_t j = list.partner[k];
+            if (polyhedral(i) || polyhedral(j)) continue;
             const double depth = bodies.radius[i] + bodies.radius[j] -
                                  box.nearestImage(bodies.position[i] - bodies.position[j]).norm();
             const double relative = depth / std::min(bodies.radius[i], bodies.radius[j]);
@@ -81,6 +84,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
 
     const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
     skin_ = scene_.skin > 0.0 ? scene_.skin : 0.5 * std::max(max_radius, 1e-12);
+    step_dt_ = scene_.time_step;
     box_.min = scene_.domain.min;
     box_.length = scene_.domain.max - scene_.domain.min;
     box_.periodic = scene_.domain.periodic;
@@ -94,7 +98,8 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     }
     for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
 
-    buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    state_.polyhedral.range = contact_model_->featureContactRange();
+    buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
     if (scene_.solver) setupSolver(*scene_.solver);
@@ -107,6 +112,37 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
                              number(limit.recommended));
     walls_.setup(scene_);
     walls_.refreshCandidates(bodies, skin_, threads_);
+    setupFeatureContacts();
+}
+
+void Simulation::setupFeatureContacts() {
+    const Bodies& bodies = state_.bodies;
+    std::size_t polyhedra = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        polyhedra += scene_.shapes[bodies.shape[i]].kind == ShapeSpec::Kind::Polyhedron ? 1 : 0;
+    if (state_.polyhedral.range <= 0.0) {
+        if (polyhedra > 0)
+            throw InputError(scene_.source_file, "/contact_model",
+                             "contact model '" + contact_model_.name() + "' handles spheres only, but the scene has " +
+                                 std::to_string(polyhedra) + " polyhedral bodies; use a model for polyhedra "
+                                 "(polyhedral-barrier)");
+        return;
+    }
+    if (scene_.domain.anyPeriodic())
+        throw InputError(scene_.source_file, "/domain",
+                         "contact model '" + contact_model_.name() + "' does not support periodic domains yet");
+    state_.polyhedral.history_size = contact_model_->historySize();
+    feature_phase_.setup(scene_, bodies);
+    feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+    // The barrier law needs a positive gap: bodies must start apart.
+    for (const PolyhedralContact& c : state_.polyhedral.contacts) {
+        if (c.geometry.gap > 0.0) continue;
+        const std::string other = c.wall() ? "wall " + std::to_string(-1 - c.body_b)
+                                           : "body " + std::to_string(bodies.id[static_cast<std::size_t>(c.body_b)]);
+        throw InputError(scene_.source_file, "/bodies",
+                         "body " + std::to_string(bodies.id[c.body_a]) + " and " + other + " interpenetrate (gap " +
+                             number(c.geometry.gap) + "); polyhedral contacts need every body to start apart");
+    }
 }
 
 TimeStepLimit Simulation::timeStepLimit() const {
@@ -149,8 +185,16 @@ void Simulation::setContactModel(const PluginChoice& choice) {
         state_.pairs.history.assign(state_.pairs.entries() * model->historySize(), 0.0);
         state_.wall_history.clear();
     }
+    const double old_range = state_.polyhedral.range;
     contact_model_ = std::move(model);
     scene_.contact_model = choice;
+    state_.polyhedral.range = contact_model_->featureContactRange();
+    if (state_.polyhedral.range != old_range || state_.polyhedral.history_size != contact_model_->historySize()) {
+        state_.polyhedral.contacts.clear();
+        state_.polyhedral.history.clear();
+        buildNeighborList(state_.pairs, state_.bodies, box_, listReach(), contact_model_->historySize(), threads_);
+        setupFeatureContacts();
+    }
     reevaluateForces();
 }
 
@@ -184,7 +228,8 @@ void Simulation::addBodies(const std::vector<BodySpec>& specs) {
 void Simulation::reevaluateForces() {
     // Forces the integrator left current already advanced the contact history for this
     // configuration: evaluate again without time passing. Otherwise the next step does it.
-    if (forces_current_) evaluateForces(0.0);
+    // Contact dynamics computes its own impulses each step.
+    if (forces_current_ && !solver_) evaluateForces(0.0);
 }
 
 void Simulation::carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history) {
@@ -290,7 +335,7 @@ void Simulation::stepContactDynamics() {
     forces_current_ = true;
 }
 
-void Simulation::computeForces() { evaluateForces(scene_.time_step); }
+void Simulation::computeForces() { evaluateForces(step_dt_); }
 
 void Simulation::refreshNeighbours() {
     Bodies& bodies = state_.bodies;
@@ -304,7 +349,7 @@ void Simulation::refreshNeighbours() {
         }
     }
     const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
-    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, skin_, contact_model_->historySize(), threads_);
+    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
 }
@@ -313,11 +358,16 @@ void Simulation::evaluateForces(double dt) {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
     refreshNeighbours();
-    // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
-    std::swap(previous_wall_contacts_, state_.wall_contacts);
-    std::swap(previous_wall_history_, state_.wall_history);
-    walls_.findContacts(bodies, threads_, state_.wall_contacts);
-    carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+    const bool feature_contacts = state_.polyhedral.range > 0.0;
+    if (feature_contacts) {
+        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+    } else {
+        // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
+        std::swap(previous_wall_contacts_, state_.wall_contacts);
+        std::swap(previous_wall_history_, state_.wall_history);
+        walls_.findContacts(bodies, threads_, state_.wall_contacts);
+        carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+    }
 
     // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
     bodies.resizeDynamics();
@@ -339,7 +389,7 @@ void Simulation::evaluateForces(double dt) {
         acc.records.clear();
     }
     ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
-                     accumulators_, dt, threads_, record_contacts_};
+                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr};
     contact_model_->computeForces(ctx);
 
     state_.elastic = 0.0;
@@ -362,12 +412,13 @@ void Simulation::evaluateForces(double dt) {
             if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
         }
     });
+    if (external_load_) external_load_(state_.time + dt, bodies);
     forces_current_ = true;
 }
 
 void Simulation::checkMotion() const {
     const Bodies& b = state_.bodies;
-    const double dt = scene_.time_step;
+    const double dt = step_dt_;
     for (std::size_t i = 0; i < b.size(); ++i) {
         const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
         const double travel = b.velocity[i].norm() * dt;
@@ -383,12 +434,22 @@ void Simulation::checkMotion() const {
 
 void Simulation::step() {
     if (solver_) {
+        step_dt_ = scene_.time_step;
         stepContactDynamics();
         state_.time += scene_.time_step;
         ++state_.step;
         checkMotion();
         return;
     }
+    if (state_.polyhedral.range > 0.0) {
+        adaptiveStep();
+        return;
+    }
+    step_dt_ = scene_.time_step;
+    fixedStep();
+}
+
+void Simulation::fixedStep() {
     // The first evaluation is the set-up one (no time passes); later ones belong to their step.
     if (state_.step == 0) updateForces();
     else if (!forces_current_) computeForces();
@@ -402,13 +463,32 @@ void Simulation::step() {
     }
     const FrozenContacts contacts{state_.pairs, frozen_wall_contacts_, box_, material_pairs_, *contact_model_,
                                   scene_.gravity, wall_margin};
-    StepContext ctx{state_.bodies, scene_.time_step, threads_, [this] { computeForces(); },
-                    frozen ? &contacts : nullptr};
+    StepContext ctx{state_.bodies, step_dt_, threads_, [this] { computeForces(); }, frozen ? &contacts : nullptr};
     integrator_->step(ctx);
     forces_current_ = integrator_->leavesForcesCurrent();
-    state_.time += scene_.time_step;
+    state_.time += step_dt_;
     ++state_.step;
     checkMotion();
+}
+
+// Feature contacts (seed 003, note 8/10): the step is the scene's, or less where the contact model
+// says a contact would close or stiffen too fast; a step after which a persistent contact's normal
+// turned over (a gap passed through zero) is undone and retried with half the step.
+void Simulation::adaptiveStep() {
+    if (state_.step == 0) updateForces();
+    ForceContext ctx{state_.bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
+                     accumulators_, step_dt_, threads_, record_contacts_, &state_.polyhedral};
+    const double limit = contact_model_->adaptiveStepLimit(ctx);
+    step_dt_ = limit > 0.0 ? std::min(scene_.time_step, limit) : scene_.time_step;
+    const State before = state_;
+    const bool forces_were_current = forces_current_;
+    for (int attempt = 0;; ++attempt) {
+        fixedStep();
+        if (state_.polyhedral.flipped == 0 || attempt == kMaxStepHalvings) return;
+        state_ = before;
+        forces_current_ = forces_were_current;
+        step_dt_ *= 0.5;
+    }
 }
 
 EnergyRecord Simulation::energy() const {

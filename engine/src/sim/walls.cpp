@@ -13,7 +13,8 @@ void WallSet::setup(const Scene& scene) {
     plane_rest_.clear();
     meshes_.clear();
     for (const PlaneWall& p : scene.planes)
-        plane_rest_.push_back({p.point, p.normal, &p.motion, static_cast<std::uint32_t>(scene.materialIndex(p.material))});
+        plane_rest_.push_back({p.point, p.normal, &p.motion, static_cast<std::uint32_t>(scene.materialIndex(p.material)),
+                               p.remove_at});
     for (const MeshWall& m : scene.meshes)
         meshes_.push_back({m.mesh.vertices, m.mesh.vertices, {}, &m, static_cast<std::uint32_t>(scene.materialIndex(m.material))});
     planes_ = plane_rest_;
@@ -109,6 +110,7 @@ void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallCo
             const double r = bodies.radius[i];
             for (std::size_t k = 0; k < planes_.size(); ++k) {
                 const Plane& p = planes_[k];
+                if (time_ >= p.remove_at) continue;
                 const double overlap = r - (x - p.point).dot(p.normal);
                 if (overlap <= -envelope) continue;
                 const Vec3 point = x - (r - overlap) * p.normal;

@@ -47,6 +47,13 @@ public:
     virtual bool isLinearSpringDashpot() const { return false; }
     // The law's coefficients for a material pair; meaningful only where isLinearSpringDashpot().
     virtual LinearSpringDashpot linearCoefficients(const PairProperties&) const { return {}; }
+    // A model for polyhedra returns the gap below which contacts act (its skin): the engine then
+    // finds every contact (polyhedra, spheres, walls) as feature contacts in ForceContext::polyhedral
+    // and skips the sphere pair and wall lists. 0: the model handles spheres only.
+    virtual double featureContactRange() const { return 0.0; }
+    // Largest step the model allows for the contacts of the last force evaluation (adaptive
+    // stepping of explicit integrators); 0: no limit beyond the fixed step.
+    virtual double adaptiveStepLimit(const ForceContext&) const { return 0.0; }
 };
 
 }  // namespace grainlab

@@ -7,6 +7,7 @@
 #include "grainlab/core/math.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/periodic_box.hpp"
+#include "grainlab/sim/polyhedral_contacts.hpp"
 #include "grainlab/state/bodies.hpp"
 
 namespace grainlab {
@@ -68,6 +69,9 @@ struct ForceContext {
     double dt = 0.0;
     int threads = 1;
     bool record = false;
+    // Feature contacts (polyhedra, and spheres and walls alike) when the model asked for them
+    // (ContactModel::featureContactRange() > 0); nullptr otherwise.
+    PolyhedralContactList* polyhedral = nullptr;
 };
 
 }  // namespace grainlab

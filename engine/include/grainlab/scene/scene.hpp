@@ -3,13 +3,16 @@
 // changes). Nothing here changes while a run goes on.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "grainlab/core/math.hpp"
+#include "grainlab/geometry/polyhedron.hpp"
 #include "grainlab/geometry/triangle_mesh.hpp"
 #include "grainlab/scene/material.hpp"
 
@@ -17,12 +20,17 @@ namespace grainlab {
 
 inline constexpr int kSceneFormatVersion = 1;
 
-// A particle shape. Spheres are the unit sphere scaled by each body's radius; polyhedra (a later
-// format addition) are meshes scaled the same way.
+// A particle shape. Spheres are the unit sphere scaled by each body's radius; polyhedra are closed
+// meshes read from a file and scaled by `scale` (bodies of a polyhedral shape have no radius of
+// their own: their bounding radius comes from the mesh).
 struct ShapeSpec {
-    enum class Kind { Sphere };
+    enum class Kind { Sphere, Polyhedron };
     std::string name;
     Kind kind = Kind::Sphere;
+    std::string file;                   // Polyhedron: resolved path
+    double scale = 1.0;                 // Polyhedron: applied to the file's coordinates
+    bool repair_orientation = false;    // Polyhedron: fix flipped or inside-out triangles
+    std::shared_ptr<const Polyhedron> polyhedron;  // loaded by the Simulation
 };
 
 struct BodySpec {
@@ -108,6 +116,7 @@ struct PlaneWall {
     Vec3 normal = Vec3::UnitZ();  // unit, pointing into the granular side
     std::string material;
     WallMotion motion;
+    double remove_at = std::numeric_limits<double>::infinity();  // the wall is gone from this time on
 };
 
 struct MeshWall {
@@ -148,7 +157,7 @@ struct Scene {
     std::string source_file;  // the file it was read from, for messages
 
     std::vector<Material> materials;
-    std::vector<ShapeSpec> shapes{{"sphere", ShapeSpec::Kind::Sphere}};
+    std::vector<ShapeSpec> shapes{ShapeSpec{"sphere", ShapeSpec::Kind::Sphere, {}, 1.0, false, nullptr}};
     std::vector<BodySpec> bodies;
     std::vector<RandomFill> fills;
     std::vector<Lattice> lattices;

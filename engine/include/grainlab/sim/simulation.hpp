@@ -1,5 +1,6 @@
 #pragma once
 // A running simulation: the scene (fixed), the state (changed by steps) and the plugins chosen.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "grainlab/sim/contact_dynamics.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/periodic_box.hpp"
+#include "grainlab/sim/polyhedral_narrow_phase.hpp"
 #include "grainlab/sim/walls.hpp"
 #include "grainlab/state/bodies.hpp"
 
@@ -29,7 +31,12 @@ struct State {
     double dissipated = 0.0;       // cumulative
     double elastic = 0.0;          // at the last force evaluation
     std::size_t contacts = 0;      // at the last force evaluation
+    PolyhedralContactList polyhedral;  // feature contacts, when the contact model uses them
 };
+
+// Adds prescribed loads to bodies.force / bodies.torque after contacts and gravity; `time` is the
+// time of the configuration being evaluated.
+using ExternalLoad = std::function<void(double time, Bodies& bodies)>;
 
 class Simulation {
 public:
@@ -51,6 +58,10 @@ public:
     const SolverReport& solverReport() const { return solver_report_; }  // of the last step
     const SolverReport& postStepReport() const { return post_step_report_; }
     const ContactDynamics& contactDynamics() const { return contact_dynamics_; }
+    // The step last taken (the scene's time_step unless the contact model adapts it).
+    double lastTimeStep() const { return step_dt_; }
+    // True when the contact model may shorten steps (feature contacts): runs by time end by time.
+    bool adaptsTimeStep() const { return state_.polyhedral.range > 0.0; }
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
     // the state is left as it was after the failing step.
@@ -62,6 +73,8 @@ public:
 
     // Record touching contacts (for frames) at the next force evaluations.
     void setRecordContacts(bool record) { record_contacts_ = record; }
+    // Prescribed forces and torques (loads, test drivers); an empty function removes them.
+    void setExternalLoad(ExternalLoad load) { external_load_ = std::move(load); forces_current_ = false; }
     void setThreads(int threads);
     int threads() const { return threads_; }
 
@@ -90,6 +103,11 @@ private:
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
+    void setupFeatureContacts();
+    void fixedStep();
+    void adaptiveStep();
+    static constexpr int kMaxStepHalvings = 8;
+    double listReach() const { return skin_ + state_.polyhedral.range; }
 
     Scene scene_;
     const PluginRegistry& registry_;
@@ -110,7 +128,10 @@ private:
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
     std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
+    PolyhedralNarrowPhase feature_phase_;
+    ExternalLoad external_load_;
     double skin_ = 0.0;
+    double step_dt_ = 0.0;  // the step being taken: the scene's, or less when adapted
     int threads_ = 1;
     bool forces_current_ = false;
     bool record_contacts_ = false;

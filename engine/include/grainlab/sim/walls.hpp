@@ -21,8 +21,21 @@ public:
     void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope = 0.0) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
 
+    // Wall geometry at the current time, for the narrow phase of feature meshes (polyhedra).
+    std::size_t planeCount() const { return planes_.size(); }
+    bool planePresent(std::size_t k) const { return time_ < planes_[k].remove_at; }
+    const Vec3& planePoint(std::size_t k) const { return planes_[k].point; }
+    const Vec3& planeNormal(std::size_t k) const { return planes_[k].normal; }
+    std::uint32_t planeMaterial(std::size_t k) const { return planes_[k].material; }
+    Vec3 planeVelocity(std::size_t k, const Vec3& point) const { return surfaceVelocity(*planes_[k].motion, point); }
+    std::size_t meshCount() const { return meshes_.size(); }
+    const std::vector<Vec3>& meshVertices(std::size_t m) const { return meshes_[m].current; }
+    const MeshWall& meshWall(std::size_t m) const { return *meshes_[m].wall; }
+    std::uint32_t meshMaterial(std::size_t m) const { return meshes_[m].material; }
+    Vec3 meshVelocity(std::size_t m, const Vec3& point) const { return surfaceVelocity(meshes_[m].wall->motion, point); }
+
 private:
-    struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; };
+    struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; double remove_at; };
     struct Mesh { std::vector<Vec3> rest, current, at_candidates; const MeshWall* wall; std::uint32_t material; };
     Vec3 surfaceVelocity(const WallMotion& motion, const Vec3& point) const;
 
