@@ -5,6 +5,9 @@
 #include <QDir>
 #include <QTimer>
 
+#include <cstdio>
+
+#include "docks/messages_dock.hpp"
 #include "main_window.hpp"
 #include "view/scene_view.hpp"
 
@@ -39,6 +42,9 @@ int main(int argc, char** argv) {
         const QString path = parser.value(screenshot);
         const bool saved = window.grab().save(path) &&
                            window.view()->renderImage().save(QString(path).replace(".png", "") + "-view.png");
+        if (failed || !saved)
+            std::fprintf(stderr, "grainlab: %s\n%s\n", failed ? "the run stopped" : "the screenshot could not be written",
+                         qPrintable(window.messagesDock()->text()));
         app.exit(saved && !failed ? 0 : 1);
     });
     poll->start(50);

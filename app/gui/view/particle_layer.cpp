@@ -16,6 +16,8 @@
 #include <vtkSphereSource.h>
 #include <vtkTextProperty.h>
 
+#include "polyhedron_layer.hpp"
+
 namespace grainlab::gui {
 
 void fillColourMap(vtkLookupTable* lut) {
@@ -81,15 +83,19 @@ ParticleLayer::ParticleLayer(vtkRenderer* renderer) {
     highlight_actor_->GetProperty()->SetLineWidth(1.5);
     highlight_actor_->GetProperty()->LightingOff();
     renderer->AddActor(highlight_actor_);
+    polyhedra_ = std::make_unique<PolyhedronLayer>(renderer, lut_);
 }
 
 ParticleLayer::~ParticleLayer() = default;
+
+void ParticleLayer::setShapes(const std::vector<ShapeSpec>& shapes) { polyhedra_->setShapes(shapes); }
 
 void ParticleLayer::setScalarBarVisible(bool visible) { scalar_bar_->SetVisibility(visible); }
 
 void ParticleLayer::setOpacity(double opacity) {
     actor_->SetVisibility(opacity > 0.0);
     actor_->GetProperty()->SetOpacity(opacity);
+    polyhedra_->setOpacity(opacity);
 }
 
 void ParticleLayer::update(const Snapshot& snapshot) {
@@ -104,26 +110,25 @@ void ParticleLayer::update(const Snapshot& snapshot) {
         sphere_->SetPhiResolution(std::max(4, resolution * 3 / 4));
     }
 
+    const std::vector<double> values = bodyValues(snapshot, mode_);
     vtkNew<vtkPoints> points;
     points->SetDataTypeToDouble();
-    points->SetNumberOfPoints(n);
     vtkNew<vtkDoubleArray> radius;
     radius->SetName("radius");
-    radius->SetNumberOfValues(n);
     vtkNew<vtkDoubleArray> value;
     value->SetName("value");
-    value->SetNumberOfValues(n);
-    const std::vector<double> values = bodyValues(snapshot, mode_);
     double low = 0.0, high = 0.0;
     for (vtkIdType i = 0; i < n; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        points->SetPoint(i, f.position[k].data());
-        radius->SetValue(i, f.radius[k]);
-        value->SetValue(i, values[k]);
         if (i == 0) low = high = values[k];
         low = std::min(low, values[k]);
         high = std::max(high, values[k]);
+        if (k < f.shape.size() && polyhedra_->isPolyhedron(f.shape[k])) continue;
+        points->InsertNextPoint(f.position[k].data());
+        radius->InsertNextValue(f.radius[k]);
+        value->InsertNextValue(values[k]);
     }
+    polyhedra_->update(f, values);
     if (mode_ != ColourMode::BodyId) low = 0.0;
     if (high <= low) high = low + 1.0;
     range_max_ = high;

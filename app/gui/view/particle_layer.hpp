@@ -1,9 +1,13 @@
 #pragma once
-// Particles as sphere glyphs scaled by radius and coloured by a per-body value.
+// Particles coloured by a per-body value: spheres as glyphs scaled by radius (impostors in large
+// scenes), polyhedra as their meshes (PolyhedronLayer).
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
 
+#include <memory>
+
 #include "colour_mode.hpp"
+#include "grainlab/scene/scene.hpp"
 
 class vtkActor;
 class vtkGlyph3DMapper;
@@ -23,6 +27,7 @@ public:
     static constexpr std::size_t kImpostorThreshold = 20000;
     explicit ParticleLayer(vtkRenderer* renderer);
     ~ParticleLayer();
+    void setShapes(const std::vector<ShapeSpec>& shapes);
     void update(const Snapshot& snapshot);
     void setColourMode(ColourMode mode) { mode_ = mode; }
     ColourMode colourMode() const { return mode_; }
@@ -45,6 +50,7 @@ private:
     vtkNew<vtkPolyData> highlight_points_;
     vtkNew<vtkGlyph3DMapper> highlight_mapper_;
     vtkNew<vtkActor> highlight_actor_;
+    std::unique_ptr<class PolyhedronLayer> polyhedra_;
 };
 
 // The colour map shared by particles and arrows: blue (low) to red (high).

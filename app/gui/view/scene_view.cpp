@@ -69,6 +69,7 @@ SceneView::~SceneView() = default;
 
 void SceneView::setScene(const Scene& scene) {
     pending_scene_ = std::make_unique<Scene>(scene);
+    particles_->setShapes(scene.shapes);
     camera_placed_ = false;
     stale_ = true;
     update();

@@ -520,6 +520,7 @@ Frame Simulation::frame() const {
     f.id = b.id;
     f.radius = b.radius;
     f.material = b.material;
+    f.shape = b.shape;
     f.position = b.position;
     f.velocity = b.velocity;
     f.angular_velocity = b.angular_velocity;

@@ -20,6 +20,7 @@ struct Frame {
     std::vector<std::int64_t> id;
     std::vector<double> radius;
     std::vector<std::uint32_t> material;
+    std::vector<std::uint32_t> shape;      // index into the scene's shapes
     std::vector<Vec3> position, velocity, angular_velocity, force;
     std::vector<Quat> orientation;
     std::vector<FrameContact> contacts;
