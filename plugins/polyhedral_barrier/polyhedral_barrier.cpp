@@ -73,6 +73,12 @@ struct BarrierLaw {
     }
 };
 
+// 1/m + (r x n) . I^-1 (r x n): the inverse of the mass a unit impulse along n at p moves.
+double pointInverseMass(const Bodies& b, std::size_t i, const Vec3& p, const Vec3& n) {
+    const Vec3 w = b.orientation[i].conjugate() * (p - b.position[i]).cross(n);
+    return b.inv_mass[i] + w.dot(b.inv_inertia[i].cwiseProduct(w));
+}
+
 class PolyhedralBarrier final : public ContactModel {
 public:
     void configure(const ParameterValues& p) override {
@@ -114,7 +120,11 @@ public:
         for (const PolyhedralContact& c : ctx.polyhedral->contacts) {
             const double g = c.geometry.gap;
             const double gbar = law_.normal.gbar;
-            const double inv = b.inv_mass[c.body_a] + (c.wall() ? 0.0 : b.inv_mass[static_cast<std::size_t>(c.body_b)]);
+            // Mass seen along n at the contact points, rotation included: a slender leg's tip is
+            // much lighter than its body.
+            const Vec3& n = c.geometry.normal;
+            double inv = pointInverseMass(b, c.body_a, c.geometry.point_a, n);
+            if (!c.wall()) inv += pointInverseMass(b, static_cast<std::size_t>(c.body_b), c.geometry.point_b, n);
             const double meff = inv > 0.0 ? 1.0 / inv : b.mass[c.body_a];
             // Outside the skin: the stiffness it will meet on entry.
             const double stiffness = law_.normal.stiffness(std::min(g, std::nextafter(gbar, 0.0)));

@@ -169,10 +169,29 @@ void vertexVertex(const ContactSurface& a, const ContactSurface& b, double range
     });
 }
 
+// True when a hull face of `b` has every point of `a` at least `range` in front of its plane: no
+// contact can be closer (a cheap separating-plane test before the feature pairs).
+bool separatedByFaceOf(const ContactSurface& a, const FeatureMesh& fb, double range) {
+    for (std::size_t t = 0; t < fb.triangles.size(); ++t) {
+        if (!fb.supporting[t]) continue;
+        const Vec3& n = fb.face_normals[t];
+        const Vec3& y = fb.vertices[fb.triangles[t][0]];
+        double nearest = (a.centre - y).dot(n) - a.sphere_radius;
+        if (a.mesh)
+            for (const Vec3& p : a.mesh->vertices) {
+                nearest = std::min(nearest, (p - y).dot(n));
+                if (nearest < range) break;
+            }
+        if (nearest >= range) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void collideSurfaces(const ContactSurface& a, const ContactSurface& b, double range, std::vector<FeatureContact>& out) {
     if ((a.centre - b.centre).norm() >= a.bound + b.bound + range) return;
+    if ((b.mesh && separatedByFaceOf(a, *b.mesh, range)) || (a.mesh && separatedByFaceOf(b, *a.mesh, range))) return;
     if (b.mesh) {
         vertexFace(a, b, range, false, out);
         vertexEdge(a, b, range, false, out);

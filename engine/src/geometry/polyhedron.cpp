@@ -103,6 +103,16 @@ void FeatureMesh::build(double flat_tolerance) {
     }
     facet.resize(nt);
     for (std::uint32_t t = 0; t < nt; ++t) facet[t] = root(t);
+    // Planes of hull faces separate the mesh from anything wholly in front of them.
+    double extent = 0.0;
+    for (const Vec3& v : vertices) extent = std::max(extent, (v - vertices.front()).norm());
+    supporting.assign(nt, 1);
+    for (std::size_t t = 0; t < nt; ++t)
+        for (const Vec3& v : vertices)
+            if ((v - vertices[triangles[t][0]]).dot(face_normals[t]) > 1e-9 * extent) {
+                supporting[t] = 0;
+                break;
+            }
     neighbor_start.assign(vertices.size() + 1, 0);
     neighbors.clear();
     for (std::size_t v = 0; v < vertices.size(); ++v) {

@@ -41,6 +41,7 @@ struct FeatureMesh {
     std::vector<PolyhedronEdge> edges;       // creases only: flat edges are not sub-regions
     std::vector<std::uint32_t> neighbor_start, neighbors;  // vertex adjacency (CSR), all edges
     std::vector<std::uint8_t> corner;        // vertex touches a crease (others lie inside a flat facet)
+    std::vector<std::uint8_t> supporting;    // the whole mesh lies behind this triangle's plane
     std::vector<Vec3> face_centre;           // bounding sphere of each triangle
     std::vector<double> face_radius;
     double bounding_radius = 0.0;            // about the frame origin
