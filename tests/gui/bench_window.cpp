@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "grainlab/io/scene_file.hpp"
@@ -74,6 +75,7 @@ double percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);  // as the application does
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/pile-50k.json");
