@@ -482,7 +482,8 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
     {
         TimeSeriesWriter writer(csv);
         CHECK(readFile(csv) ==
-              "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts\n");
+              "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts,solver_iterations,"
+              "solver_residual\n");
         for (const EnergyRecord& r : records) writer.append(r);
         // Rows are on disk before the writer is closed, as they would be for a killed run.
         const std::string text = readFile(csv);

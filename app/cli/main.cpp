@@ -72,6 +72,10 @@ int main(int argc, char** argv) {
                   << result.particle_steps_per_second / 1e6 << " M particle-steps/s, " << result.threads
                   << " threads); " << result.contacts << " contacts; kinetic energy " << result.final_energy.kinetic
                   << "\n";
+        if (!result.solver.empty())
+            std::cout << "solver " << result.solver << ": " << result.final_energy.solver_iterations
+                      << " iterations, relative residual " << result.final_energy.solver_residual
+                      << " at the last step (every step in energy.csv)\n";
         if (result.status != "completed") {
             std::cerr << "grainlab-cli: " << result.status << "\n";
             return 3;

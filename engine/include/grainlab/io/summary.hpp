@@ -19,6 +19,7 @@ struct RunSummary {
     double particle_steps_per_second = 0.0;
     int threads = 1;
     std::string integrator, contact_model;
+    std::string solver;  // empty: penalty DEM
     std::string status;  // "completed", "stopped: <reason>"
 };
 
