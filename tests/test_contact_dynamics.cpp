@@ -197,3 +197,20 @@ TEST_CASE("Contact dynamics does not depend on the thread count", "[ccp][determi
     for (std::size_t s = 0; s < 2; ++s)
         for (std::size_t i = 0; i < positions[s].size(); ++i) CHECK(positions[s][i] == positions[s + 2][i]);
 }
+
+TEST_CASE("Newton restitution: a sphere hitting the floor leaves at e times its approach speed", "[ccp][restitution]") {
+    // Seed 000 (Newton restitution, errata of Olsen and Kamrin): v_n+ = -e v_n- for a single impact;
+    // off by default: perfectly inelastic, the sphere stays down (seed 004).
+    for (double restitution : {0.0, 1.0}) {
+        Scene scene = test::emptyScene();
+        scene.materials[0].restitution = 0.5;
+        scene.planes.push_back({"floor", Vec3::Zero(), Vec3::UnitZ(), "grain", {}});
+        scene.bodies.push_back(test::sphere(Vec3(0, 0, 0.5), Vec3(0.2, 0, -1.0)));
+        scene.time_step = 1e-3;
+        scene.solver = PluginChoice{"ccp-apgd", {{"restitution", restitution}, {"tolerance", 1e-12}, {"max_iterations", 2000}}};
+        Simulation sim(scene, test::builtPlugins());
+        sim.step();
+        INFO("restitution flag " << restitution);
+        CHECK(sim.bodies().velocity[0].z() == Approx(restitution > 0 ? 0.5 : 0.0).margin(1e-9));
+    }
+}
