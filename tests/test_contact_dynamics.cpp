@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "grainlab/core/error.hpp"
 #include "grainlab/plugin/cone.hpp"
 #include "rigid_support.hpp"
 
@@ -213,4 +214,32 @@ TEST_CASE("Newton restitution: a sphere hitting the floor leaves at e times its 
         INFO("restitution flag " << restitution);
         CHECK(sim.bodies().velocity[0].z() == Approx(restitution > 0 ? 0.5 : 0.0).margin(1e-9));
     }
+}
+
+TEST_CASE("Contact-dynamics settings that cannot work are refused with the field named", "[ccp][input]") {
+    // Input checks: an envelope beyond the neighbour candidates, a post-step without a solver, an
+    // unknown solver.
+    auto message = [](Scene scene) -> std::string {
+        try {
+            Simulation sim(scene, test::builtPlugins());
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    Scene scene = test::emptyScene();
+    scene.bodies.push_back(test::sphere(Vec3(0, 0, 0.5), Vec3::Zero()));
+    scene.skin = 0.1;
+    scene.solver = PluginChoice{"ccp-pgs", {{"envelope", 0.2}}};
+    const std::string envelope = message(scene);
+    CHECK(envelope.find("/plugins/solver/parameters/envelope") != std::string::npos);
+    CHECK(envelope.find("skin") != std::string::npos);
+    scene.solver.reset();
+    scene.post_step = PluginChoice{"compatibility", {}};
+    CHECK(message(scene).find("names no solver") != std::string::npos);
+    scene.post_step.reset();
+    scene.solver = PluginChoice{"ccp-sor", {}};
+    const std::string unknown = message(scene);
+    CHECK(unknown.find("ccp-sor") != std::string::npos);
+    CHECK(unknown.find("ccp-apgd") != std::string::npos);  // the list of available solvers
 }
