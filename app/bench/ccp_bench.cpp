@@ -5,6 +5,7 @@
 // residual of the Coulomb problem with De Saxce's change of variable (cone.hpp), which is also
 // Siconos's fc3d error measure up to scaling.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
@@ -13,6 +14,9 @@
 #include "grainlab/plugin/cone.hpp"
 #include "grainlab/plugin/loader.hpp"
 #include "grainlab/sim/simulation.hpp"
+#ifdef GRAINLAB_WITH_SICONOS
+#include "siconos_solve.hpp"
+#endif
 
 int main(int argc, char** argv) {
     CLI::App app{"grainlab-ccp-bench: residual against iterations and time for the contact-dynamics solvers"};
@@ -26,6 +30,11 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "threads for the Delassus products");
     app.add_option("--solvers", solvers, "solvers to compare");
     app.add_option("--csv", csv, "output: solver,iteration,seconds,residual");
+    std::string siconos_csv;
+    app.add_option("--siconos", siconos_csv,
+                   "also solve with Siconos fc3d (NSGS, NSN-AC, ADMM) at tolerances 1e-2..1e-8; output: "
+                   "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual; then nbgs-maxdiss with "
+                   "growing iteration limits (in the tolerance column), scored the same way");
     CLI11_PARSE(app, argc, argv);
     try {
         grainlab::PluginRegistry registry;
@@ -57,6 +66,52 @@ int main(int argc, char** argv) {
                       << (report.time_history.empty() ? 0.0 : report.time_history.back()) << " s, own residual "
                       << report.residual << ", CCP residual " << grainlab::coneResidual(problem, impulses, d)
                       << ", Coulomb (De Saxce) residual " << grainlab::coneResidual(problem, impulses, d, true) << "\n";
+        }
+        if (!siconos_csv.empty()) {
+#ifdef GRAINLAB_WITH_SICONOS
+            grainlab::bench::SiconosProblem siconos(problem);
+            std::ofstream table(siconos_csv);
+            table << "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual\n";
+            table.precision(10);
+            for (const std::string name : {"nsgs", "nsn-ac", "admm"})
+                for (double tolerance : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8}) {
+                    Eigen::VectorXd impulses;
+                    const auto run = siconos.solve(name, tolerance, 100000, impulses);
+                    Eigen::VectorXd d;
+                    problem.multiplyDelassus(impulses, d);
+                    d += problem.freeVelocity();
+                    const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
+                    table << name << ',' << tolerance << ',' << run.seconds << ',' << run.iterations << ','
+                          << run.own_error << ',' << coulomb << '\n';
+                    std::cout << "siconos " << name << " tolerance " << tolerance << ": " << run.iterations
+                              << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
+                              << (run.info ? " (not converged)" : "") << "\n";
+                }
+            // Ours on the same (Coulomb) problem, scored with the same formula: NBGS with the maximum-
+            // dissipation block solver, fresh runs with growing iteration limits.
+            for (int limit : {10, 30, 100, 300, 1000, 3000}) {
+                auto solver = registry.createSolver(grainlab::PluginChoice{"nbgs-maxdiss", {}});
+                grainlab::SolverSettings settings;
+                settings.max_iterations = limit;
+                settings.tolerance = 0.0;
+                settings.record_residuals = false;
+                Eigen::VectorXd impulses = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * problem.contacts()));
+                const auto start = std::chrono::steady_clock::now();
+                const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
+                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                Eigen::VectorXd d;
+                problem.multiplyDelassus(impulses, d);
+                d += problem.freeVelocity();
+                const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
+                table << "grainlab nbgs-maxdiss," << limit << ',' << seconds << ',' << report.iterations << ','
+                      << report.residual << ',' << coulomb << '\n';
+                std::cout << "nbgs-maxdiss " << report.iterations << " iterations in " << seconds
+                          << " s, Coulomb residual " << coulomb << "\n";
+            }
+#else
+            throw grainlab::InputError("", "--siconos", "this grainlab-ccp-bench was built without Siconos numerics "
+                                       "(install libsiconos-numerics-dev and re-run cmake)");
+#endif
         }
         return 0;
     } catch (const grainlab::InputError& e) {
