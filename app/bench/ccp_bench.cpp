@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
             for (const std::string name : {"nsgs", "nsn-ac", "admm"})
                 for (double tolerance : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8}) {
                     Eigen::VectorXd impulses;
-                    const auto run = siconos.solve(name, tolerance, 100000, impulses);
+                    const auto run = siconos.solve(name, tolerance, 5000, impulses);
                     Eigen::VectorXd d;
                     problem.multiplyDelassus(impulses, d);
                     d += problem.freeVelocity();
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
                           << run.own_error << ',' << coulomb << '\n';
                     std::cout << "siconos " << name << " tolerance " << tolerance << ": " << run.iterations
                               << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
-                              << (run.info ? " (not converged)" : "") << "\n";
+                              << (run.info ? " (not converged)" : "") << std::endl;
                 }
             // Ours on the same (Coulomb) problem, scored with the same formula: NBGS with the maximum-
             // dissipation block solver, fresh runs with growing iteration limits.
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
                 table << "grainlab nbgs-maxdiss," << limit << ',' << seconds << ',' << report.iterations << ','
                       << report.residual << ',' << coulomb << '\n';
                 std::cout << "nbgs-maxdiss " << report.iterations << " iterations in " << seconds
-                          << " s, Coulomb residual " << coulomb << "\n";
+                          << " s, Coulomb residual " << coulomb << std::endl;
             }
 #else
             throw grainlab::InputError("", "--siconos", "this grainlab-ccp-bench was built without Siconos numerics "
