@@ -6,7 +6,12 @@ for 400 steps) and the 20,000-sphere bed (resources/scenes/rigid_bed_20k.json), 
 solver from a cold start, and writes per pile a CSV (solver, iteration, seconds, residual) and a
 Markdown table of the iterations and seconds each solver needs to reach given residuals.
 
-    python3 scripts/ccp_benchmark.py [--out output/ccp_benchmark] [--threads 1]
+    python3 scripts/ccp_benchmark.py [--out output/ccp_benchmark] [--threads 1] [--siconos]
+
+With --siconos (grainlab-ccp-bench built with Debian's libsiconos-numerics-dev), the 1,000 pile's
+problem is also solved by Siconos fc3d NSGS, NSN-AC and ADMM at tolerances 1e-2..1e-8 and by
+nbgs-maxdiss with growing iteration limits, all scored by the same Coulomb residual
+(pile_1k_siconos.csv).
 """
 import argparse
 import csv
@@ -50,6 +55,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "output" / "ccp_benchmark"))
     parser.add_argument("--threads", default="1")
+    parser.add_argument("--siconos", action="store_true", help="also compare with Siconos on the 1,000 pile")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -59,6 +65,8 @@ def main():
         csv_path = out / f"{name}.csv"
         command = [str(bench), str(ROOT / scene), "--settle", str(settle), "--iterations", str(iterations),
                    "--threads", args.threads, "--csv", str(csv_path)]
+        if args.siconos and name == "pile_1k":
+            command += ["--siconos", str(out / f"{name}_siconos.csv")]
         print("running:", " ".join(command), flush=True)
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
