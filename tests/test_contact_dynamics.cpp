@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "grainlab/core/error.hpp"
 #include "grainlab/plugin/cone.hpp"
 #include "rigid_support.hpp"
 
@@ -166,4 +167,79 @@ TEST_CASE("Resting sphere: normal impulse m g dt and no drift", "[ccp]") {
         CHECK(std::abs(sim.bodies().position[0].z() - 0.5) < 1e-9);
         CHECK(sim.bodies().velocity[0].norm() < 1e-9);
     }
+}
+
+TEST_CASE("Contact dynamics does not depend on the thread count", "[ccp][determinism]") {
+    // The Delassus products gather per body in contact order, so 1 and 3 threads add the same
+    // numbers in the same order: identical trajectories (the engine's determinism rule).
+    std::vector<std::vector<Vec3>> positions;
+    for (int threads : {1, 3}) {
+        Scene scene = test::emptyScene();
+        scene.gravity = Vec3(0, 0, -9.81);
+        scene.planes.push_back({"floor", Vec3::Zero(), Vec3::UnitZ(), "grain", {}});
+        Lattice lattice;
+        lattice.material = "grain";
+        lattice.kind = Lattice::Kind::SimpleCubic;
+        lattice.origin = Vec3(0, 0, 0.6);
+        lattice.counts = {5, 5, 4};
+        lattice.radius = 0.5;
+        lattice.spacing = 1.05;
+        scene.lattices.push_back(lattice);
+        scene.time_step = 1e-2;
+        scene.threads = threads;
+        for (const std::string name : {"ccp-jacobi", "ccp-apgd"}) {
+            scene.solver = PluginChoice{name, {{"max_iterations", 50}}};
+            Simulation sim(scene, test::builtPlugins());
+            for (int k = 0; k < 40; ++k) sim.step();
+            REQUIRE(sim.state().contacts > 50);
+            positions.push_back(sim.bodies().position);
+        }
+    }
+    for (std::size_t s = 0; s < 2; ++s)
+        for (std::size_t i = 0; i < positions[s].size(); ++i) CHECK(positions[s][i] == positions[s + 2][i]);
+}
+
+TEST_CASE("Newton restitution: a sphere hitting the floor leaves at e times its approach speed", "[ccp][restitution]") {
+    // Seed 000 (Newton restitution, errata of Olsen and Kamrin): v_n+ = -e v_n- for a single impact;
+    // off by default: perfectly inelastic, the sphere stays down (seed 004).
+    for (double restitution : {0.0, 1.0}) {
+        Scene scene = test::emptyScene();
+        scene.materials[0].restitution = 0.5;
+        scene.planes.push_back({"floor", Vec3::Zero(), Vec3::UnitZ(), "grain", {}});
+        scene.bodies.push_back(test::sphere(Vec3(0, 0, 0.5), Vec3(0.2, 0, -1.0)));
+        scene.time_step = 1e-3;
+        scene.solver = PluginChoice{"ccp-apgd", {{"restitution", restitution}, {"tolerance", 1e-12}, {"max_iterations", 2000}}};
+        Simulation sim(scene, test::builtPlugins());
+        sim.step();
+        INFO("restitution flag " << restitution);
+        CHECK(sim.bodies().velocity[0].z() == Approx(restitution > 0 ? 0.5 : 0.0).margin(1e-9));
+    }
+}
+
+TEST_CASE("Contact-dynamics settings that cannot work are refused with the field named", "[ccp][input]") {
+    // Input checks: an envelope beyond the neighbour candidates, a post-step without a solver, an
+    // unknown solver.
+    auto message = [](Scene scene) -> std::string {
+        try {
+            Simulation sim(scene, test::builtPlugins());
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    Scene scene = test::emptyScene();
+    scene.bodies.push_back(test::sphere(Vec3(0, 0, 0.5), Vec3::Zero()));
+    scene.skin = 0.1;
+    scene.solver = PluginChoice{"ccp-pgs", {{"envelope", 0.2}}};
+    const std::string envelope = message(scene);
+    CHECK(envelope.find("/plugins/solver/parameters/envelope") != std::string::npos);
+    CHECK(envelope.find("skin") != std::string::npos);
+    scene.solver.reset();
+    scene.post_step = PluginChoice{"compatibility", {}};
+    CHECK(message(scene).find("names no solver") != std::string::npos);
+    scene.post_step.reset();
+    scene.solver = PluginChoice{"ccp-sor", {}};
+    const std::string unknown = message(scene);
+    CHECK(unknown.find("ccp-sor") != std::string::npos);
+    CHECK(unknown.find("ccp-apgd") != std::string::npos);  // the list of available solvers
 }

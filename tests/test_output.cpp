@@ -477,12 +477,15 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
         r.elastic = 2.0 / 3.0;
         r.dissipated = 1e10 + 1.0 / 3.0;
         r.contacts = static_cast<std::size_t>(i * 11);
+        r.solver_iterations = 3 * i;
+        r.solver_residual = 1e-3 / (i + 1.0);
         records.push_back(r);
     }
     {
         TimeSeriesWriter writer(csv);
         CHECK(readFile(csv) ==
-              "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts\n");
+              "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts,solver_iterations,"
+              "solver_residual\n");
         for (const EnergyRecord& r : records) writer.append(r);
         // Rows are on disk before the writer is closed, as they would be for a killed run.
         const std::string text = readFile(csv);
@@ -502,7 +505,7 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
         std::vector<std::string> fields;
         std::stringstream parts(line);
         for (std::string field; std::getline(parts, field, ',');) fields.push_back(field);
-        REQUIRE(fields.size() == 9);
+        REQUIRE(fields.size() == 11);
         const EnergyRecord& r = records[row];
         CHECK(std::stol(fields[0]) == r.step);
         double v[7];
@@ -515,6 +518,8 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
         CHECK(bitEqual(v[5], r.dissipated));
         CHECK(bitEqual(v[6], v[1] + v[2] + v[3] + v[4] + v[5]));
         CHECK(std::stoul(fields[8]) == r.contacts);
+        CHECK(std::stoi(fields[9]) == r.solver_iterations);
+        CHECK(bitEqual(std::strtod(fields[10].c_str(), nullptr), r.solver_residual));
         ++row;
     }
     CHECK(row == records.size());

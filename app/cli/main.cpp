@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
                   << "\n";
         for (const grainlab::IntegratorStatistic& stat : result.integrator_statistics)
             std::cout << "  " << stat.name << " = " << stat.value << "  (" << stat.description << ")\n";
+        if (!result.solver.empty())
+            std::cout << "solver " << result.solver << ": " << result.final_energy.solver_iterations
+                      << " iterations, relative residual " << result.final_energy.solver_residual
+                      << " at the last step (every step in energy.csv)\n";
         if (result.status != "completed") {
             std::cerr << "grainlab-cli: " << result.status << "\n";
             return 3;

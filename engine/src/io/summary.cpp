@@ -17,7 +17,9 @@ nlohmann::ordered_json energyJson(const EnergyRecord& e) {
             {"elastic", e.elastic},
             {"dissipated", e.dissipated},
             {"total", e.total()},
-            {"contacts", e.contacts}};
+            {"contacts", e.contacts},
+            {"solver_iterations", e.solver_iterations},
+            {"solver_residual", e.solver_residual}};
 }
 
 }  // namespace
@@ -35,6 +37,7 @@ void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
         {"threads", s.threads},
         {"integrator", s.integrator},
         {"contact_model", s.contact_model},
+        {"solver", s.solver},
         {"final_energy", energyJson(s.final_energy)}};
     if (!s.integrator_statistics.empty()) {
         nlohmann::ordered_json statistics = nlohmann::ordered_json::object();

@@ -16,7 +16,7 @@ namespace grainlab {
 namespace {
 
 constexpr std::string_view kHeader =
-    "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts\n";
+    "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts,solver_iterations,solver_residual\n";
 
 }  // namespace
 
@@ -55,10 +55,11 @@ void TimeSeriesWriter::close() noexcept {
 
 void TimeSeriesWriter::append(const EnergyRecord& r) {
     if (fd_ < 0) throw OutputError(path_, "writer is closed");
-    char row[512];  // 6 doubles of at most 24 characters each, two integers: far below this
+    char row[512];  // 7 doubles of at most 24 characters each, three integers: far below this
     const int length = std::snprintf(
-        row, sizeof row, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu\n", r.step, r.time,
-        r.kinetic, r.rotational, r.gravitational, r.elastic, r.dissipated, r.total(), r.contacts);
+        row, sizeof row, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu,%d,%.17g\n", r.step, r.time,
+        r.kinetic, r.rotational, r.gravitational, r.elastic, r.dissipated, r.total(), r.contacts,
+        r.solver_iterations, r.solver_residual);
 
     // One write() per row: once it returns, the row belongs to the kernel and survives a kill.
     ssize_t written;

@@ -74,6 +74,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
     summary.integrator = sim.integratorName();
     summary.contact_model = sim.contactModelName();
     summary.integrator_statistics = sim.integratorStatistics();
+    if (sim.usesSolver()) summary.solver = sim.solverName();
     summary.particle_steps_per_second =
         summary.wall_seconds > 0 ? static_cast<double>(summary.steps) * static_cast<double>(summary.bodies) / summary.wall_seconds : 0.0;
     writeSummary(options.summary.empty() ? dir / "summary.json" : options.summary, summary);

@@ -509,6 +509,8 @@ EnergyRecord Simulation::energy() const {
     e.elastic = state_.elastic;
     e.dissipated = state_.dissipated;
     e.contacts = state_.contacts;
+    e.solver_iterations = solver_report_.iterations;
+    e.solver_residual = solver_report_.residual;
     return e;
 }
 

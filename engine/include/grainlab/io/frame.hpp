@@ -37,6 +37,8 @@ struct EnergyRecord {
     double dissipated = 0.0;       // cumulative work dissipated by damping and friction
     double total() const { return kinetic + rotational + gravitational + elastic + dissipated; }
     std::size_t contacts = 0;
+    int solver_iterations = 0;     // contact dynamics: iterations of the last step's solve (0: DEM)
+    double solver_residual = 0.0;  // and its relative residual
 };
 
 }  // namespace grainlab

@@ -22,6 +22,7 @@ struct RunSummary {
     int threads = 1;
     std::string integrator, contact_model;
     std::vector<IntegratorStatistic> integrator_statistics;  // as the integrator reports them
+    std::string solver;  // empty: penalty DEM
     std::string status;  // "completed", "stopped: <reason>"
 };
 

@@ -11,7 +11,8 @@ namespace grainlab {
 class TimeSeriesWriter {
 public:
     // Creates (or replaces) the file with the header line
-    // step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts.
+    // step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts,solver_iterations,
+    // solver_residual.
     // Throws OutputError.
     explicit TimeSeriesWriter(std::filesystem::path csv_path);
     ~TimeSeriesWriter();  // syncs and closes; errors there are ignored (call sync() to see them)

@@ -1,0 +1,126 @@
+// Benchmark of the contact-dynamics solvers on one settled pile: runs the scene's own solver for
+// `--settle` steps, then solves the last step's cone complementarity problem from a cold start
+// with each solver, writing the residual after every iteration against the iteration count and the
+// time. Every solver's final impulses are also scored with one formula: the relative natural-map
+// residual of the Coulomb problem with De Saxce's change of variable (cone.hpp), which is also
+// Siconos's fc3d error measure up to scaling.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "grainlab/core/error.hpp"
+#include "grainlab/io/scene_file.hpp"
+#include "grainlab/plugin/cone.hpp"
+#include "grainlab/plugin/loader.hpp"
+#include "grainlab/sim/simulation.hpp"
+#ifdef GRAINLAB_WITH_SICONOS
+#include "siconos_solve.hpp"
+#endif
+
+int main(int argc, char** argv) {
+    CLI::App app{"grainlab-ccp-bench: residual against iterations and time for the contact-dynamics solvers"};
+    std::string scene_path, csv = "ccp_bench.csv";
+    long settle = 200;
+    int iterations = 500, threads = 1;
+    std::vector<std::string> solvers{"ccp-pgs", "ccp-jacobi", "ccp-apgd", "nbgs-maxdiss"};
+    app.add_option("scene", scene_path, "scene whose solver settles the pile")->required();
+    app.add_option("--settle", settle, "steps run before the benchmarked problem");
+    app.add_option("--iterations", iterations, "iterations per solver");
+    app.add_option("--threads", threads, "threads for the Delassus products");
+    app.add_option("--solvers", solvers, "solvers to compare");
+    app.add_option("--csv", csv, "output: solver,iteration,seconds,residual");
+    std::string siconos_csv;
+    std::vector<std::string> siconos_solvers{"nsgs"};
+    app.add_option("--siconos-solvers", siconos_solvers, "Siconos solvers: nsgs, nsn-ac, admm (nsn-ac factorises: slow)");
+    app.add_option("--siconos", siconos_csv,
+                   "also solve with Siconos fc3d (see --siconos-solvers) at tolerances 1e-2..1e-8; output: "
+                   "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual; then nbgs-maxdiss with "
+                   "growing iteration limits (in the tolerance column), scored the same way");
+    CLI11_PARSE(app, argc, argv);
+    try {
+        grainlab::PluginRegistry registry;
+        registry.scan(grainlab::PluginRegistry::defaultSearchPath());
+        grainlab::Scene scene = grainlab::readSceneFile(scene_path);
+        scene.threads = threads;
+        grainlab::Simulation sim(std::move(scene), registry);
+        if (!sim.usesSolver()) throw grainlab::InputError(scene_path, "/plugins/solver", "the benchmark needs a solver");
+        for (long k = 0; k < settle; ++k) sim.step();
+        const grainlab::ContactSystem& problem = sim.contactDynamics().system();
+        std::cout << sim.bodies().size() << " bodies, " << problem.contacts() << " contacts after " << settle
+                  << " steps\n";
+        std::ofstream out(csv);
+        out << "solver,iteration,seconds,residual\n";
+        out.precision(10);
+        for (const std::string& name : solvers) {
+            auto solver = registry.createSolver(grainlab::PluginChoice{name, {}});
+            grainlab::SolverSettings settings;
+            settings.max_iterations = iterations;
+            settings.tolerance = 0.0;
+            Eigen::VectorXd impulses = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * problem.contacts()));
+            const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
+            for (std::size_t k = 0; k < report.residual_history.size(); ++k)
+                out << name << ',' << k + 1 << ',' << report.time_history[k] << ',' << report.residual_history[k] << '\n';
+            Eigen::VectorXd d;
+            problem.multiplyDelassus(impulses, d);
+            d += problem.freeVelocity();
+            std::cout << name << ": " << report.iterations << " iterations in "
+                      << (report.time_history.empty() ? 0.0 : report.time_history.back()) << " s, own residual "
+                      << report.residual << ", CCP residual " << grainlab::coneResidual(problem, impulses, d)
+                      << ", Coulomb (De Saxce) residual " << grainlab::coneResidual(problem, impulses, d, true) << "\n";
+        }
+        if (!siconos_csv.empty()) {
+#ifdef GRAINLAB_WITH_SICONOS
+            grainlab::bench::SiconosProblem siconos(problem);
+            std::ofstream table(siconos_csv);
+            table << "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual\n";
+            table.precision(10);
+            for (const std::string& name : siconos_solvers)
+                for (double tolerance : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8}) {
+                    Eigen::VectorXd impulses;
+                    const auto run = siconos.solve(name, tolerance, 5000, impulses);
+                    Eigen::VectorXd d;
+                    problem.multiplyDelassus(impulses, d);
+                    d += problem.freeVelocity();
+                    const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
+                    table << name << ',' << tolerance << ',' << run.seconds << ',' << run.iterations << ','
+                          << run.own_error << ',' << coulomb << '\n';
+                    std::cout << "siconos " << name << " tolerance " << tolerance << ": " << run.iterations
+                              << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
+                              << (run.info ? " (not converged)" : "") << std::endl;
+                }
+            // Ours on the same (Coulomb) problem, scored with the same formula: NBGS with the maximum-
+            // dissipation block solver, fresh runs with growing iteration limits.
+            for (int limit : {10, 30, 100, 300, 1000, 3000}) {
+                auto solver = registry.createSolver(grainlab::PluginChoice{"nbgs-maxdiss", {}});
+                grainlab::SolverSettings settings;
+                settings.max_iterations = limit;
+                settings.tolerance = 0.0;
+                settings.record_residuals = false;
+                Eigen::VectorXd impulses = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * problem.contacts()));
+                const auto start = std::chrono::steady_clock::now();
+                const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
+                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                Eigen::VectorXd d;
+                problem.multiplyDelassus(impulses, d);
+                d += problem.freeVelocity();
+                const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
+                table << "grainlab nbgs-maxdiss," << limit << ',' << seconds << ',' << report.iterations << ','
+                      << report.residual << ',' << coulomb << '\n';
+                std::cout << "nbgs-maxdiss " << report.iterations << " iterations in " << seconds
+                          << " s, Coulomb residual " << coulomb << std::endl;
+            }
+#else
+            throw grainlab::InputError("", "--siconos", "this grainlab-ccp-bench was built without Siconos numerics "
+                                       "(install libsiconos-numerics-dev and re-run cmake)");
+#endif
+        }
+        return 0;
+    } catch (const grainlab::InputError& e) {
+        std::cerr << "grainlab-ccp-bench: " << e.what() << "\n";
+        return 2;
+    } catch (const grainlab::SimulationError& e) {
+        std::cerr << "grainlab-ccp-bench: " << e.what() << "\n";
+        return 3;
+    }
+}

@@ -1,0 +1,34 @@
+#pragma once
+// The same frictional contact problem handed to Siconos numerics (fc3d, Debian
+// libsiconos-numerics-dev): W = N assembled column by column from the matrix-free products, q = p,
+// the same mu. Siconos solves Coulomb's law with De Saxce's change of variable.
+#include <string>
+
+#include <Eigen/Core>
+
+#include "grainlab/plugin/solver.hpp"
+
+namespace grainlab::bench {
+
+struct SiconosRun {
+    double seconds = 0.0;     // fc3d_driver only (W assembled before)
+    int iterations = 0;
+    double own_error = 0.0;   // Siconos's error measure
+    int info = 0;             // 0: converged to its tolerance
+};
+
+class SiconosProblem {
+public:
+    explicit SiconosProblem(const ContactProblem& problem);
+    ~SiconosProblem();
+    SiconosProblem(const SiconosProblem&) = delete;
+    SiconosProblem& operator=(const SiconosProblem&) = delete;
+    // solver: "nsgs", "nsn-ac" or "admm". `impulses` gets the reactions (3 per contact).
+    SiconosRun solve(const std::string& solver, double tolerance, int max_iterations, Eigen::VectorXd& impulses);
+
+private:
+    struct Data;
+    Data* data_;
+};
+
+}  // namespace grainlab::bench
