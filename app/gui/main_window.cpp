@@ -212,10 +212,14 @@ void MainWindow::useSoftContacts() {
     scene_tree_->showScene(scene_, shown_ ? shown_->frame.id.size() : 0);
 }
 
-void MainWindow::addBodies(const std::vector<BodySpec>& bodies) {
+void MainWindow::addBodies(const std::vector<BodySpec>& bodies, const std::vector<ShapeSpec>& new_shapes) {
     if (!runner_) return;
-    runner_->post(AddBodiesCommand{bodies});
+    runner_->post(AddBodiesCommand{bodies, new_shapes});
     scene_.bodies.insert(scene_.bodies.end(), bodies.begin(), bodies.end());
+    if (new_shapes.empty()) return;
+    scene_.shapes.insert(scene_.shapes.end(), new_shapes.begin(), new_shapes.end());
+    view_->setShapes(scene_.shapes);
+    scene_tree_->showScene(scene_, (shown_ ? shown_->frame.id.size() : 0) + bodies.size());
 }
 
 void MainWindow::setColourMode(ColourMode mode) { view_->setColourMode(mode); }

@@ -51,7 +51,8 @@ public:
     void recordFrames(const QString& directory, long every_steps);
     void recordMovie(const QString& directory);  // empty: stop (and encode when ffmpeg exists)
     void inspect(std::int64_t body_id);
-    void addBodies(const std::vector<BodySpec>& bodies);
+    void addBodies(const std::vector<BodySpec>& bodies, const std::vector<ShapeSpec>& new_shapes = {});
+    void importShape();  // the import dialog
 
     // Shows the newest snapshot now instead of at the next timer tick.
     void refresh();
@@ -89,7 +90,6 @@ private:
     void saveMovieFrame();
     void finishMovie();
     void showPluginInformation();
-    void importShape();
     QString examplesFolder() const;
 
     PluginRegistry registry_;

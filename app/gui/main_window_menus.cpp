@@ -13,6 +13,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "dialogs/shape_import_dialog.hpp"
 #include "docks/parameter_dock.hpp"
 #include "main_window.hpp"
 #include "view/scene_view.hpp"
@@ -84,6 +85,7 @@ void MainWindow::buildFileMenu() {
         const QString path = folder.filePath(scene);
         examples->addAction(scene, this, [this, path] { openScene(path); });
     }
+    file->addAction(tr("&Import particle shape (STL/OBJ/PLY)..."), this, &MainWindow::importShape);
     file->addSeparator();
     file->addAction(tr("Export s&creenshot..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export screenshot"), "grainlab.png", tr("PNG images (*.png)"));
@@ -226,6 +228,18 @@ void MainWindow::buildHelpMenu() {
                               "contact laws, plugin integrators, contact models and solvers, live in 3D.</p>"
                               "<p>Qt %2, VTK rendering, Eigen.</p>").arg("0.1", qVersion()));
     });
+}
+
+void MainWindow::importShape() {
+    if (!shown_) return;
+    ShapeImportDialog dialog(scene_, shown_->frame, this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.shape()) return;
+    const std::vector<BodySpec> copies = dialog.generate();
+    if (copies.empty()) {
+        message(2, tr("no copies added: %1").arg(dialog.report().section('\n', -1)));
+        return;
+    }
+    addBodies(copies, {dialog.shape()->spec});
 }
 
 void MainWindow::showPluginInformation() {

@@ -17,7 +17,10 @@ struct RealTimeFactorCommand { double factor = 0.0; };      // 0: as fast as pos
 struct SwapContactModelCommand { PluginChoice choice; };    // also how parameters change
 struct SwapIntegratorCommand { PluginChoice choice; };
 struct SwapSolverCommand { std::optional<PluginChoice> choice; };  // none: back to soft contacts
-struct AddBodiesCommand { std::vector<BodySpec> bodies; };
+struct AddBodiesCommand {
+    std::vector<BodySpec> bodies;
+    std::vector<ShapeSpec> shapes;  // new shapes the bodies use, added first
+};
 struct PublishCommand {};                                   // publish a snapshot now
 // Writes a VTK frame series (ParaView) every `every_steps` steps; an empty directory stops it.
 struct RecordFramesCommand { std::string directory; long every_steps = 100; };

@@ -117,7 +117,12 @@ void SimulationRunner::apply(Command& command) {
                 attempt([&] { simulation_->setSolver(c.choice); },
                         c.choice ? "solver: " + c.choice->name : std::string("soft contacts (no solver)"));
             } else if constexpr (std::is_same_v<T, AddBodiesCommand>) {
-                attempt([&] { simulation_->addBodies(c.bodies); }, "added " + std::to_string(c.bodies.size()) + " bodies");
+                attempt(
+                    [&] {
+                        for (const ShapeSpec& shape : c.shapes) simulation_->addShape(shape);
+                        simulation_->addBodies(c.bodies);
+                    },
+                    "added " + std::to_string(c.bodies.size()) + " bodies");
             } else if constexpr (std::is_same_v<T, PublishCommand>) {
                 publish();
             } else if constexpr (std::is_same_v<T, RecordFramesCommand>) {

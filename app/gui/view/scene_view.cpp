@@ -75,6 +75,11 @@ void SceneView::setScene(const Scene& scene) {
     update();
 }
 
+void SceneView::setShapes(const std::vector<ShapeSpec>& shapes) {
+    particles_->setShapes(shapes);
+    refreshLayers();
+}
+
 void SceneView::showSnapshot(std::shared_ptr<const Snapshot> snapshot) {
     snapshot_ = std::move(snapshot);
     refreshLayers();

@@ -33,6 +33,7 @@ public:
     // Walls of the scene, drawn around the bodies of the first snapshot shown after this call.
     void setScene(const Scene& scene);
     void showSnapshot(std::shared_ptr<const Snapshot> snapshot);
+    void setShapes(const std::vector<ShapeSpec>& shapes);  // shapes added while running
     void setColourMode(ColourMode mode);
     void setArrowsVisible(bool visible);
     void setForceThreshold(double fraction);

@@ -123,8 +123,9 @@ void appendBodies(const Scene& scene, const std::vector<BodySpec>& specs, Bodies
     for (std::size_t k = 0; k < specs.size(); ++k) {
         BodySpec spec = specs[k];
         if (spec.id < 0) spec.id = ++next_id;
-        const std::uint32_t m = materialOf(scene, spec.material, field + "/" + std::to_string(k) + "/material");
-        pushSphere(bodies, spec, m, scene.materials[m].density);
+        const std::string where = field + "/" + std::to_string(k);
+        const std::uint32_t m = materialOf(scene, spec.material, where + "/material");
+        pushBody(bodies, scene, spec, m, scene.materials[m].density, where + "/shape");
     }
     bodies.resizeDynamics();
 }

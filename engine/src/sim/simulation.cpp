@@ -6,6 +6,7 @@
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/core/parallel.hpp"
+#include "grainlab/geometry/polyhedron.hpp"
 #include "grainlab/io/mesh_file.hpp"
 #include "grainlab/sim/build_bodies.hpp"
 #include "grainlab/sim/material_pairs.hpp"
@@ -223,6 +224,15 @@ void Simulation::addBodies(const std::vector<BodySpec>& specs) {
     scene_.bodies.insert(scene_.bodies.end(), specs.begin(), specs.end());
     walls_.refreshCandidates(bodies, skin_, threads_);
     reevaluateForces();
+}
+
+void Simulation::addShape(ShapeSpec shape) {
+    for (const ShapeSpec& existing : scene_.shapes)
+        if (existing.name == shape.name)
+            throw InputError(scene_.source_file, "/shapes", "a shape named '" + shape.name + "' exists already");
+    if (shape.kind == ShapeSpec::Kind::Polyhedron && !shape.polyhedron)
+        shape.polyhedron = std::make_shared<const Polyhedron>(loadPolyhedron(shape.file, shape.scale, shape.repair_orientation));
+    scene_.shapes.push_back(std::move(shape));
 }
 
 void Simulation::reevaluateForces() {

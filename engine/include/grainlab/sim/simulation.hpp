@@ -89,6 +89,9 @@ public:
     // Adds bodies between steps (they also join the scene, so a saved scene keeps them). Refused
     // with InputError, leaving the state as it was, when one overlaps a body beyond the allowance.
     void addBodies(const std::vector<BodySpec>& specs);
+    // Adds a particle shape (a polyhedron is loaded unless given loaded). InputError when the name
+    // is taken or the mesh is refused.
+    void addShape(ShapeSpec shape);
 
     EnergyRecord energy() const;
     Frame frame() const;  // contacts: those recorded at the last force evaluation
