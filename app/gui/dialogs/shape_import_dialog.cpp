@@ -27,21 +27,13 @@
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/geometry/polyhedron.hpp"
+#include "view/vtk_mesh.hpp"
 
 namespace grainlab::gui {
 namespace {
 
 QImage renderShape(const Polyhedron& p, int size) {
-    vtkNew<vtkPoints> points;
-    for (const Vec3& v : p.features.vertices) points->InsertNextPoint(v.data());
-    vtkNew<vtkCellArray> cells;
-    for (const auto& t : p.features.triangles) {
-        const vtkIdType ids[3] = {t[0], t[1], t[2]};
-        cells->InsertNextCell(3, ids);
-    }
-    vtkNew<vtkPolyData> mesh;
-    mesh->SetPoints(points);
-    mesh->SetPolys(cells);
+    vtkSmartPointer<vtkPolyData> mesh = toPolyData(p.features.vertices, p.features.triangles);
     vtkNew<vtkPolyDataMapper> mapper;
     mapper->SetInputData(mesh);
     vtkNew<vtkActor> actor;

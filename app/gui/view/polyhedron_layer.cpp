@@ -13,23 +13,14 @@
 #include <vtkRenderer.h>
 
 #include "grainlab/geometry/polyhedron.hpp"
+#include "vtk_mesh.hpp"
 
 namespace grainlab::gui {
 namespace {
 
 // The shape in its body frame, with normals split at creases so faces shade flat.
 vtkSmartPointer<vtkPolyData> bodyFrameMesh(const Polyhedron& p) {
-    vtkNew<vtkPoints> points;
-    points->SetDataTypeToDouble();
-    for (const Vec3& v : p.features.vertices) points->InsertNextPoint(v.data());
-    vtkNew<vtkCellArray> cells;
-    for (const auto& t : p.features.triangles) {
-        const vtkIdType ids[3] = {t[0], t[1], t[2]};
-        cells->InsertNextCell(3, ids);
-    }
-    vtkNew<vtkPolyData> mesh;
-    mesh->SetPoints(points);
-    mesh->SetPolys(cells);
+    vtkSmartPointer<vtkPolyData> mesh = toPolyData(p.features.vertices, p.features.triangles);
     vtkNew<vtkPolyDataNormals> normals;
     normals->SetInputData(mesh);
     normals->SetFeatureAngle(30.0);

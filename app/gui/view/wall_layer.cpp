@@ -12,25 +12,10 @@
 #include <vtkRenderer.h>
 
 #include "grainlab/sim/wall_placement.hpp"
+#include "vtk_mesh.hpp"
 
 namespace grainlab::gui {
 namespace {
-
-vtkSmartPointer<vtkPolyData> meshPolyData(const std::vector<Vec3>& vertices,
-                                          const std::vector<std::array<std::uint32_t, 3>>& triangles) {
-    vtkNew<vtkPoints> points;
-    points->SetDataTypeToDouble();
-    for (const Vec3& v : vertices) points->InsertNextPoint(v.data());
-    vtkNew<vtkCellArray> cells;
-    for (const auto& t : triangles) {
-        const vtkIdType ids[3] = {t[0], t[1], t[2]};
-        cells->InsertNextCell(3, ids);
-    }
-    auto poly = vtkSmartPointer<vtkPolyData>::New();
-    poly->SetPoints(points);
-    poly->SetPolys(cells);
-    return poly;
-}
 
 // A plane is drawn as its cut through `box` (Sutherland-Hodgman: a large square clipped by the
 // box's six faces), so a container's walls close around the particles.
@@ -59,7 +44,7 @@ vtkSmartPointer<vtkPolyData> planePatch(const PlaneWall& plane, const Eigen::Ali
         }
     std::vector<std::array<std::uint32_t, 3>> fan;
     for (std::uint32_t k = 1; k + 1 < polygon.size(); ++k) fan.push_back({0, k, k + 1});
-    return meshPolyData(polygon, fan);
+    return toPolyData(polygon, fan);
 }
 
 vtkSmartPointer<vtkActor> surfaceActor(vtkPolyData* poly, double opacity) {
@@ -92,7 +77,7 @@ void WallLayer::setScene(const Scene& scene, const Eigen::AlignedBox3d& extent) 
     for (const PlaneWall& plane : scene.planes)
         walls_.push_back({surfaceActor(planePatch(plane, extent), 0.18), plane.motion});
     for (const MeshWall& mesh : scene.meshes)
-        walls_.push_back({surfaceActor(meshPolyData(mesh.mesh.vertices, mesh.mesh.triangles), 0.3), mesh.motion});
+        walls_.push_back({surfaceActor(toPolyData(mesh.mesh.vertices, mesh.mesh.triangles), 0.3), mesh.motion});
     for (const Placed& p : walls_) renderer_->AddActor(p.actor);
     // A periodic domain's box is part of the physics; other domains are only bounds, not drawn.
     if (!scene.domain.anyPeriodic()) {
