@@ -37,6 +37,15 @@ bool inEdgeCone(const PolyhedronEdge& e, double length, const Vec3& outward, dou
     return e.convex && outward.dot(e.inward0) <= tolerance && outward.dot(e.inward1) <= tolerance;
 }
 
+// An edge crossing over a concave crease meets the faces beside it there: the pair is valid when
+// its normal is one that either face, alone, would present at this boundary (its wedge).
+bool edgeValidFor(const PolyhedronEdge& e, double length, const Vec3& outward, double range) {
+    if (e.convex) return inEdgeCone(e, length, outward, range);
+    const double tolerance = range / length;
+    return (outward.dot(e.normal0) >= -tolerance && outward.dot(e.inward0) <= tolerance) ||
+           (outward.dot(e.normal1) >= -tolerance && outward.dot(e.inward1) <= tolerance);
+}
+
 FeatureContact mirrored(const FeatureContact& c) {
     FeatureContact m = c;
     std::swap(m.feature_a, m.feature_b);
@@ -68,7 +77,9 @@ void vertexFace(const ContactSurface& a, const ContactSurface& b, double range, 
             const Vec3 d = p - fb.vertices[tri[0]];
             const double dist = d.dot(n);
             const double gap = dist - ra;
-            if (gap >= range || gap <= -range) continue;
+            // Behind the plane is no contact (note 6.2: d . n_F > 0): on a non-convex body such a
+            // point may well be outside, in front of another face.
+            if (gap >= range || gap <= -range || dist <= 0.0) continue;
             const Vec3 e1 = fb.vertices[tri[1]] - fb.vertices[tri[0]];
             const Vec3 e2 = fb.vertices[tri[2]] - fb.vertices[tri[0]];
             const double a11 = e1.dot(e1), a12 = e1.dot(e2), a22 = e2.dot(e2);
@@ -120,7 +131,6 @@ void edgeEdge(const ContactSurface& a, const ContactSurface& b, double range, st
     const FeatureMesh& fb = *b.mesh;
     for (std::uint32_t i = 0; i < fa.edges.size(); ++i) {
         const PolyhedronEdge& ea = fa.edges[i];
-        if (!ea.convex) continue;
         const Vec3& a0 = fa.vertices[ea.v0];
         const Vec3 da = fa.vertices[ea.v1] - a0;
         const Vec3 mid_a = a0 + 0.5 * da;
@@ -128,7 +138,6 @@ void edgeEdge(const ContactSurface& a, const ContactSurface& b, double range, st
         if ((mid_a - b.centre).norm() > b.bound + half_a + range) continue;
         for (std::uint32_t j = 0; j < fb.edges.size(); ++j) {
             const PolyhedronEdge& eb = fb.edges[j];
-            if (!eb.convex) continue;
             const Vec3& b0 = fb.vertices[eb.v0];
             const Vec3 db = fb.vertices[eb.v1] - b0;
             if ((mid_a - (b0 + 0.5 * db)).norm() > half_a + 0.5 * db.norm() + range) continue;
@@ -145,8 +154,8 @@ void edgeEdge(const ContactSurface& a, const ContactSurface& b, double range, st
             Vec3 n = c / c_norm;
             if (n.dot(eb.normal0 + eb.normal1) < 0.0) n = -n;
             const double gap = (pa - pb).dot(n);
-            if (gap >= range || gap <= -range) continue;
-            if (!inEdgeCone(eb, db.norm(), n, range) || !inEdgeCone(ea, da.norm(), -n, range)) continue;
+            if (gap >= range || gap <= 0.0) continue;
+            if (!edgeValidFor(eb, db.norm(), n, range) || !edgeValidFor(ea, da.norm(), -n, range)) continue;
             out.push_back({FeaturePair::EdgeEdge, featureKey(FeatureKind::Edge, i), featureKey(FeatureKind::Edge, j), pa, pb,
                            n, gap});
         }
@@ -202,6 +211,32 @@ void collideSurfaces(const ContactSurface& a, const ContactSurface& b, double ra
     }
     if (a.mesh && b.mesh) edgeEdge(a, b, range, out);
     vertexVertex(a, b, range, out);
+}
+
+bool surfacesInterpenetrate(const ContactSurface& a, const ContactSurface& b) {
+    if ((a.centre - b.centre).norm() >= a.bound + b.bound) return false;
+    auto inside = [](const FeatureMesh& m, const Vec3& p) {
+        double solid = 0.0;
+        for (const auto& t : m.triangles) {
+            const Vec3 r1 = m.vertices[t[0]] - p, r2 = m.vertices[t[1]] - p, r3 = m.vertices[t[2]] - p;
+            const double l1 = r1.norm(), l2 = r2.norm(), l3 = r3.norm();
+            const double den = l1 * l2 * l3 + r1.dot(r2) * l3 + r2.dot(r3) * l1 + r3.dot(r1) * l2;
+            solid += 2.0 * std::atan2(r1.dot(r2.cross(r3)), den);
+        }
+        return solid > 2.0 * kPi;  // winding number above 1/2
+    };
+    auto anyInside = [&](const ContactSurface& s, const ContactSurface& body) {
+        if (!body.mesh) {
+            bool found = false;
+            forEachVertex(s, [&](std::uint32_t, const Vec3& p, int) { found |= (p - body.centre).norm() < body.sphere_radius + s.sphere_radius; });
+            return found;
+        }
+        bool found = false;
+        forEachVertex(s, [&](std::uint32_t, const Vec3& p, int) { found |= inside(*body.mesh, p); });
+        if (!s.mesh) found |= inside(*body.mesh, s.centre);
+        return found;
+    };
+    return anyInside(a, b) || anyInside(b, a);
 }
 
 void collidePlane(const ContactSurface& a, const Vec3& point, const Vec3& normal, double range,

@@ -51,6 +51,21 @@ void PolyhedralNarrowPhase::setup(const Scene& scene, const Bodies& bodies) {
     previous_history_.clear();
 }
 
+bool PolyhedralNarrowPhase::firstInterpenetration(const Bodies& bodies, const NeighborList& pairs, std::uint32_t& a,
+                                                  std::uint32_t& b) const {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        for (std::uint32_t k = pairs.row_start[i]; k < pairs.row_start[i + 1]; ++k) {
+            const std::uint32_t j = pairs.partner[k];
+            if (!shape_of_[i] && !shape_of_[j]) continue;
+            if (surfacesInterpenetrate(surfaceOf(bodies, i), surfaceOf(bodies, j))) {
+                a = static_cast<std::uint32_t>(i);
+                b = j;
+                return true;
+            }
+        }
+    return false;
+}
+
 ContactSurface PolyhedralNarrowPhase::surfaceOf(const Bodies& bodies, std::size_t i) const {
     ContactSurface s;
     s.centre = bodies.position[i];

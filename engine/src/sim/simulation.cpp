@@ -136,6 +136,11 @@ void Simulation::setupFeatureContacts() {
     feature_phase_.setup(scene_, bodies);
     feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
     // The barrier law needs a positive gap: bodies must start apart.
+    std::uint32_t a = 0, b = 0;
+    if (feature_phase_.firstInterpenetration(bodies, state_.pairs, a, b))
+        throw InputError(scene_.source_file, "/bodies",
+                         "body " + std::to_string(bodies.id[a]) + " and body " + std::to_string(bodies.id[b]) +
+                             " interpenetrate; polyhedral contacts need every body to start apart");
     for (const PolyhedralContact& c : state_.polyhedral.contacts) {
         if (c.geometry.gap > 0.0) continue;
         const std::string other = c.wall() ? "wall " + std::to_string(-1 - c.body_b)

@@ -45,6 +45,10 @@ struct ContactSurface {
 void collideSurfaces(const ContactSurface& a, const ContactSurface& b, double range,
                      std::vector<FeatureContact>& out);
 
+// True when any vertex (or the centre) of `a` lies inside the closed mesh of `b`: interpenetration,
+// by the winding number (sum of solid angles, Van Oosterom & Strackee). For set-up checks.
+bool surfacesInterpenetrate(const ContactSurface& a, const ContactSurface& b);
+
 // Contacts of A with the plane through `point` with unit normal `normal` (pointing towards A).
 void collidePlane(const ContactSurface& a, const Vec3& point, const Vec3& normal, double range,
                   std::vector<FeatureContact>& out);

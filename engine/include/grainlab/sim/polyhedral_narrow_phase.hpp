@@ -22,6 +22,10 @@ public:
     void find(const Bodies& bodies, const NeighborList& pairs, const WallSet& walls, int threads,
               PolyhedralContactList& contacts);
 
+    // After find(): the first listed body pair whose surfaces interpenetrate, if any.
+    bool firstInterpenetration(const Bodies& bodies, const NeighborList& pairs, std::uint32_t& a,
+                               std::uint32_t& b) const;
+
 private:
     ContactSurface surfaceOf(const Bodies& bodies, std::size_t i) const;
 
