@@ -23,7 +23,7 @@ nlohmann::ordered_json energyJson(const EnergyRecord& e) {
 }  // namespace
 
 void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
-    const nlohmann::ordered_json json = {
+    nlohmann::ordered_json json = {
         {"scene", s.scene},
         {"status", s.status},
         {"steps", s.steps},
@@ -36,6 +36,7 @@ void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
         {"integrator", s.integrator},
         {"contact_model", s.contact_model},
         {"final_energy", energyJson(s.final_energy)}};
+    if (!s.checkpoint.empty()) json["checkpoint"] = s.checkpoint;
     // Replace invalid UTF-8 (e.g. in a scene path) rather than throw: the summary must be written.
     const auto text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     writeFileAtomically(path, text + "\n");

@@ -3,53 +3,96 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/time_series.hpp"
 #include "grainlab/io/vtk_series.hpp"
 
 namespace grainlab {
+namespace {
+
+// Steps, frame and row intervals of a new run, or those saved with the run being resumed. Frames
+// and rows fall on absolute step numbers, so a resumed run writes the ones the whole run would.
+OutputProgress plan(const Simulation& sim, const BatchOptions& options) {
+    const Scene& scene = sim.scene();
+    const long now = sim.state().step;
+    long steps = options.steps;
+    if (steps < 0 && options.time >= 0.0) steps = static_cast<long>(std::llround(options.time / scene.time_step));
+    if (options.resume) {
+        OutputProgress p = *options.resume;
+        if (steps >= 0) p.end_step = now + steps;
+        if (!options.output.empty()) p.directory = options.output;
+        if (options.checkpoint_every > 0) p.checkpoint_every = options.checkpoint_every;
+        return p;
+    }
+    if (steps < 0)
+        steps = scene.run.steps > 0 ? scene.run.steps : static_cast<long>(std::llround(scene.run.time / scene.time_step));
+    OutputProgress p;
+    p.directory = options.output.empty() ? std::filesystem::path(scene.output.directory) : options.output;
+    p.directory = std::filesystem::absolute(p.directory);
+    p.end_step = now + steps;
+    p.frame_every = scene.output.every_steps > 0 ? scene.output.every_steps : std::max(1L, steps);
+    p.row_every = scene.output.every_steps > 0 ? scene.output.every_steps : std::max(1L, steps / 100);
+    p.checkpoint_every = options.checkpoint_every;
+    p.contacts = scene.output.contacts;
+    return p;
+}
+
+}  // namespace
 
 RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
-    const Scene& scene = sim.scene();
-    long total = options.steps;
-    if (total < 0) {
-        const double time = options.time >= 0.0 ? options.time : scene.run.time;
-        total = options.time < 0.0 && scene.run.steps > 0 ? scene.run.steps
-                                                            : static_cast<long>(std::llround(time / scene.time_step));
+    OutputProgress progress = plan(sim, options);
+    const std::filesystem::path& dir = progress.directory;
+    const std::filesystem::path checkpoint = options.checkpoint.empty() ? dir / kCheckpointFileName : options.checkpoint;
+    const long first = sim.state().step;
+    auto isFrame = [&](long step) { return step % progress.frame_every == 0 || step == progress.end_step; };
+    auto isRow = [&](long step) { return step % progress.row_every == 0 || step == progress.end_step; };
+
+    std::optional<FrameSeriesWriter> frames;
+    std::optional<TimeSeriesWriter> series;
+    if (options.resume) {
+        frames.emplace(dir, progress.contacts, progress.particle_frames, progress.contact_frames);
+        series.emplace(dir / "energy.csv", first);
+    } else {
+        frames.emplace(dir, progress.contacts);
+        series.emplace(dir / "energy.csv");
+        sim.setRecordContacts(progress.contacts);
+        sim.updateForces();  // the set-up evaluation; a resumed run has it behind it already
+        frames->write(sim.frame());
+        series->append(sim.energy());
     }
-    const std::filesystem::path dir = options.output.empty() ? std::filesystem::path(scene.output.directory) : options.output;
-    const long frame_every = scene.output.every_steps > 0 ? scene.output.every_steps : std::max(1L, total);
-    const long row_every = scene.output.every_steps > 0 ? scene.output.every_steps : std::max(1L, total / 100);
-
-    FrameSeriesWriter frames(dir, scene.output.contacts);
-    TimeSeriesWriter series(dir / "energy.csv");
-    auto isFrame = [&](long step) { return step % frame_every == 0 || step == total; };
-    auto isRow = [&](long step) { return step % row_every == 0 || step == total; };
-
-    sim.setRecordContacts(scene.output.contacts);
-    sim.updateForces();
-    frames.write(sim.frame());
-    series.append(sim.energy());
 
     RunSummary summary;
-    summary.scene = scene.source_file;
+    summary.scene = sim.scene().source_file;
     summary.status = "completed";
-    const long first = sim.state().step;
+    auto saveCheckpoint = [&] {
+        progress.particle_frames = frames->particleFrames();
+        progress.contact_frames = frames->contactFrames();
+        writeCheckpoint(sim, checkpoint, progress);
+        summary.checkpoint = checkpoint.string();
+    };
+    const long total = progress.end_step - first;
     const auto start = std::chrono::steady_clock::now();
-    for (long done = 0; done < total; ++done) {
-        const long next = sim.state().step + 1;
-        sim.setRecordContacts(scene.output.contacts && isFrame(next - first));
+    while (sim.state().step < progress.end_step) {
+        sim.setRecordContacts(progress.contacts && isFrame(sim.state().step + 1));
         try {
             sim.step();
         } catch (const SimulationError& e) {
             summary.status = std::string("stopped: ") + e.what();
             break;
         }
-        const long s = sim.state().step - first;
-        if (isRow(s)) series.append(sim.energy());
-        if (isFrame(s)) frames.write(sim.frame());
-        if (options.progress) options.progress(done + 1, total);
+        const long s = sim.state().step;
+        if (isRow(s)) series->append(sim.energy());
+        if (isFrame(s)) frames->write(sim.frame());
+        if (options.progress) options.progress(s - first, total);
+        const bool stop = options.stop && options.stop->load();
+        if (stop || (progress.checkpoint_every > 0 && (s % progress.checkpoint_every == 0 || s == progress.end_step)))
+            saveCheckpoint();
+        if (stop && s < progress.end_step) {
+            summary.status = "interrupted";
+            break;
+        }
     }
     summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary.steps = sim.state().step - first;

@@ -19,7 +19,8 @@ struct RunSummary {
     double particle_steps_per_second = 0.0;
     int threads = 1;
     std::string integrator, contact_model;
-    std::string status;  // "completed", "stopped: <reason>"
+    std::string status;  // "completed", "stopped: <reason>", "interrupted"
+    std::string checkpoint;  // the last checkpoint written, if any
 };
 
 // Writes the summary as JSON, atomically. Non-finite numbers are written as null.

@@ -8,6 +8,14 @@
 
 namespace grainlab {
 
+// The mesh-candidate lists and the vertex positions they were built at: saved in checkpoints,
+// because when they are refreshed next depends on where the meshes were at the last refresh.
+struct WallCandidates {
+    std::vector<std::uint32_t> start;                               // per body, CSR
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;   // (mesh, triangle)
+    std::vector<std::vector<Vec3>> mesh_vertices;                   // per mesh, at the refresh
+};
+
 // Walls placed at the current time; mesh candidates are refreshed on neighbour-list rebuilds.
 class WallSet {
 public:
@@ -19,6 +27,10 @@ public:
     // Appends contacts of free bodies with planes and meshes, in body order.
     void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
+
+    WallCandidates candidates() const;
+    // Restores saved candidates after setup(); false (nothing changed) if they do not fit the meshes.
+    bool restoreCandidates(WallCandidates saved, std::size_t bodies);
 
 private:
     struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; };
