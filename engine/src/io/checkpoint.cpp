@@ -268,7 +268,8 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
     // Doubles go in binary so the restart starts from exactly the same bits.
     w.add("state/scalars", std::vector<double>{s.time, s.dissipated, s.elastic});
 
-    json header = {{"format", kCheckpointFormatName},
+    // Ordered, so a person reading the file sees the format and version first.
+    nlohmann::ordered_json header = {{"format", kCheckpointFormatName},
                    {"version", kCheckpointFormatVersion},
                    {"byte_order", "little"},
                    {"scene_file", scene.source_file},
@@ -279,8 +280,8 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
                    {"threads", sim.threads()},
                    {"forces_current", extras.forces_current},
                    {"neighbors", {{"history_size", s.pairs.history_size}, {"builds", s.pairs.builds}}},
-                   {"output", progressJson(output)},
-                   {"sections", w.table()}};
+                   {"output", nlohmann::ordered_json(progressJson(output))},
+                   {"sections", nlohmann::ordered_json(w.table())}};
     const std::string text = header.dump(1, ' ', false, json::error_handler_t::replace);
     std::string bytes(kMagic);
     bytes += std::to_string(text.size()) + "\n" + text;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "grainlab/core/error.hpp"
+#include "grainlab/io/atomic_file.hpp"
 #include "grainlab/io/time_series.hpp"
 #include "grainlab/io/vtk_series.hpp"
 
@@ -49,6 +50,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
     auto isFrame = [&](long step) { return step % progress.frame_every == 0 || step == progress.end_step; };
     auto isRow = [&](long step) { return step % progress.row_every == 0 || step == progress.end_step; };
 
+    removeStaleTemporaries(dir);  // left by a run killed mid-write
     std::optional<FrameSeriesWriter> frames;
     std::optional<TimeSeriesWriter> series;
     if (options.resume) {
