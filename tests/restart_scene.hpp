@@ -10,7 +10,7 @@ namespace grainlab::test {
 
 inline nlohmann::json restartSceneJson(const std::string& integrator = "velocity-verlet",
                                        const std::string& contact_model = "hertz-mindlin",
-                                       const std::string& output_directory = "output/restart") {
+                                       int threads = 2) {
     using nlohmann::json;
     const json material = {{"density", 2500}, {"youngs_modulus", 5e6}, {"poisson_ratio", 0.3},
                            {"restitution", 0.5}, {"friction", 0.5}, {"rolling_friction", 0.05}};
@@ -35,9 +35,9 @@ inline nlohmann::json restartSceneJson(const std::string& integrator = "velocity
             {"plugins", {{"integrator", {{"name", integrator}, {"parameters", json::object()}}},
                          {"contact_model", {{"name", contact_model}, {"parameters", model_parameters}}}}},
             {"time_step", 5e-5},
-            {"threads", 2},
+            {"threads", threads},
             {"run", {{"steps", 800}}},
-            {"output", {{"directory", output_directory}, {"every_steps", 100}, {"contacts", true}}}};
+            {"output", {{"directory", "output/restart"}, {"every_steps", 100}, {"contacts", true}}}};
 }
 
 }  // namespace grainlab::test

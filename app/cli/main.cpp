@@ -50,7 +50,8 @@ void addRunOptions(CLI::App& command, RunOptions& o, const char* steps_help) {
 }
 
 // Runs to the end or to SIGINT/SIGTERM; returns the exit code.
-int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const grainlab::OutputProgress* resume) {
+int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const grainlab::OutputProgress* resume,
+                   const std::string& program) {
     grainlab::BatchOptions options;
     options.steps = o.steps;
     options.time = o.time;
@@ -74,7 +75,7 @@ int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const 
               << "\n";
     if (result.status == "interrupted") {
         std::cerr << "grainlab-cli: interrupted at step " << simulation.state().step << "; checkpoint written to "
-                  << result.checkpoint << "\nresume with: grainlab-cli resume "
+                  << result.checkpoint << "\nresume with: " << grainlab::cli::shellQuoted(program) << " resume "
                   << grainlab::cli::shellQuoted(result.checkpoint) << "\n";
         return 5;
     }
@@ -118,12 +119,12 @@ int main(int argc, char** argv) {
             if (options.checkpoint.empty() && options.output.empty()) options.checkpoint = checkpoint_path;
             grainlab::Simulation simulation =
                 grainlab::Simulation::fromCheckpoint(std::move(checkpoint), registry, std::max(0, options.threads));
-            return runWithOutputs(simulation, options, &progress);
+            return runWithOutputs(simulation, options, &progress, argv[0]);
         }
         grainlab::Scene scene = grainlab::readSceneFile(scene_path);
         if (options.threads >= 0) scene.threads = options.threads;
         grainlab::Simulation simulation(std::move(scene), registry);
-        return runWithOutputs(simulation, options, nullptr);
+        return runWithOutputs(simulation, options, nullptr, argv[0]);
     } catch (const grainlab::InputError& e) {
         std::cerr << "grainlab-cli: " << e.what() << "\n";
         return 2;
