@@ -318,7 +318,14 @@ Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file) {
     Checkpoint c;
     c.file = file;
     c.scene_file = h.text("/scene_file");
-    c.scene = parseScene(h.at("/scene"), file + " (saved scene)", kRoot);
+    try {
+        c.scene = parseScene(h.at("/scene"), file, kRoot);
+    } catch (const InputError& e) {
+        // Name the checkpoint and the field's place in it; what() starts with "file: field: ".
+        const std::string prefix = e.file() + ": " + (e.field().empty() ? "" : e.field() + ": ");
+        const std::string what = e.what();
+        throw InputError(file, "/scene" + e.field(), what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
+    }
     c.scene.source_file = c.scene_file;
     const sections::Reader r(h.at("/sections"), std::string_view(bytes).substr(line_end + 1 + header_length), file);
     readMeshes(r, c.scene, file);
