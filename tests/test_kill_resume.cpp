@@ -148,7 +148,9 @@ TEST_CASE("A stopped batch run resumed from an earlier checkpoint continues the 
         options.output = dir;
         options.checkpoint_every = 200;
         if (!from) {
-            Simulation sim(parseScene(test::restartSceneJson(), "restart-scene.json", GRAINLAB_SOURCE_DIR), test::builtPlugins());
+            // One thread: two-thread restarts are covered in test_checkpoint.cpp; this is about the files.
+            const auto scene = test::restartSceneJson("velocity-verlet", "hertz-mindlin", 1);
+            Simulation sim(parseScene(scene, "restart-scene.json", GRAINLAB_SOURCE_DIR), test::builtPlugins());
             return runBatch(sim, options);
         }
         options.resume = &from->output;

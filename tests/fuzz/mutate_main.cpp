@@ -2,6 +2,7 @@
 // time and fails on a crash (the process dies), a hang (an input that takes over 10 s) or an
 // improper rejection (see runOne). The same seed gives the same inputs, so a failure reproduces.
 //   grainlab-fuzz-mutate TARGET CORPUS_DIR SECONDS [SEED]
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -52,9 +53,15 @@ Bytes mutate(Bytes input, const std::vector<Bytes>& corpus, std::mt19937_64& ran
     return input;
 }
 
+// The input being parsed and where to save it if it hangs (only async-signal-safe calls there).
+const std::string* current_input = nullptr;
+char hang_file[256] = "fuzz-hang";
+
 extern "C" void onHang(int) {
-    const char message[] = "grainlab-fuzz-mutate: an input took more than 10 s (hang)\n";
+    const char message[] = "grainlab-fuzz-mutate: an input took more than 10 s (hang); saved to fuzz-hang-<target>\n";
     (void)!::write(2, message, sizeof message - 1);
+    const int fd = ::open(hang_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0 && current_input) (void)!::write(fd, current_input->data(), current_input->size());
     ::_exit(3);
 }
 
@@ -85,11 +92,13 @@ int main(int argc, char** argv) {
     const double seconds = std::atof(argv[3]);
     const std::uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1;
     std::mt19937_64 random(seed);
+    std::snprintf(hang_file, sizeof hang_file, "fuzz-hang-%s", target->name.c_str());
     ::signal(SIGALRM, onHang);
 
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     long runs = 0;
     auto check = [&](const Bytes& input) {
+        current_input = &input;
         ::alarm(10);
         const std::string failure =
             grainlab::fuzz::runOne(*target, reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
