@@ -29,7 +29,7 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus-new/$t"
   echo "== fuzz-$t for ${seconds} s"
-  (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 ./bin/fuzz-"$t" "corpus-new/$t" "../tests/fuzz/corpus/$t" \
+  (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=../tests/lsan.supp ./bin/fuzz-"$t" "corpus-new/$t" "../tests/fuzz/corpus/$t" \
      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -n 12) || status=1
 done
 exit $status

@@ -40,6 +40,7 @@ run_asan() {
   cmake --build build-asan -j "$(nproc)"
   # halt_on_error: the first report fails the test that caused it.
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp \
     ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 1500 "$@"
 }
 

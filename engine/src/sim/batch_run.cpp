@@ -54,6 +54,9 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
     std::optional<FrameSeriesWriter> frames;
     std::optional<TimeSeriesWriter> series;
     if (options.resume) {
+        // Resumed into another folder, the earlier frames are not there to list.
+        for (auto* list : {&progress.particle_frames, &progress.contact_frames})
+            std::erase_if(*list, [&](const CollectionEntry& e) { return !std::filesystem::exists(dir / e.file); });
         frames.emplace(dir, progress.contacts, progress.particle_frames, progress.contact_frames);
         series.emplace(dir / "energy.csv", first);
     } else {

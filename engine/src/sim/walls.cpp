@@ -153,7 +153,7 @@ void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallCo
             if (!have_candidates) continue;
             const std::size_t first_of_body = local.size();
             for (std::uint32_t c = candidate_start_[i]; c < candidate_start_[i + 1]; ++c) {
-                const auto [m, t_index] = candidates_[c];
+                const auto m = candidates_[c].first, t_index = candidates_[c].second;  // clang 14 cannot capture bindings
                 const Mesh& mesh = meshes_[m];
                 const auto& tri = mesh.wall->mesh.triangles[t_index];
                 TriangleFeature feature;
