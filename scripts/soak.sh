@@ -27,7 +27,7 @@ fi
 sed -e 's/"count": 900/"count": 100/' -e "s|\"../meshes/drum.stl\"|\"$mesh\"|" \
     -e 's/"run": {"time": 2.0}/"run": {"steps": '"$steps"'}/' resources/scenes/drum.json >"$out/scene.json"
 
-"$cli" run "$out/scene.json" --output "$out/run" --checkpoint-every 20000 --threads 1 >"$out/cli.log" 2>&1 &
+"$cli" run "$out/scene.json" --output "$out/run" --checkpoint-every "${SOAK_CHECKPOINT_EVERY:-20000}" --threads 1 >"$out/cli.log" 2>&1 &
 pid=$!
 start=$(date +%s)
 echo "seconds,rss_kib" >"$out/rss.csv"

@@ -41,14 +41,39 @@ std::vector<T> flatten(std::size_t n, Get get) {
 }
 
 json progressJson(const OutputProgress& p) {
-    auto entries = [](const std::vector<CollectionEntry>& list) {
-        json out = json::array();
-        for (const CollectionEntry& e : list) out.push_back({{"time", e.time}, {"file", e.file}});
-        return out;
-    };
-    return {{"directory", p.directory.string()}, {"end_step", p.end_step},        {"frame_every", p.frame_every},
-            {"row_every", p.row_every},          {"checkpoint_every", p.checkpoint_every}, {"contacts", p.contacts},
-            {"particle_frames", entries(p.particle_frames)}, {"contact_frames", entries(p.contact_frames)}};
+    return {{"directory", p.directory.string()}, {"end_step", p.end_step}, {"frame_every", p.frame_every},
+            {"row_every", p.row_every}, {"checkpoint_every", p.checkpoint_every}, {"contacts", p.contacts}};
+}
+
+// Frame lists as two sections (times; file names joined by newlines): a JSON object per frame made
+// every checkpoint of a long run cost memory in proportion to its frame count (seen in the soak).
+void addFrames(sections::Writer& w, const std::string& name, const std::vector<CollectionEntry>& frames) {
+    std::vector<double> times;
+    std::vector<std::uint8_t> files;
+    for (const CollectionEntry& e : frames) {
+        times.push_back(e.time);
+        files.insert(files.end(), e.file.begin(), e.file.end());
+        files.push_back('\n');
+    }
+    w.add("output/" + name + "_times", times);
+    w.add("output/" + name + "_files", files);
+}
+
+std::vector<CollectionEntry> readFrames(const sections::Reader& r, const std::string& name, const std::string& file) {
+    const std::vector<double> times = r.get<double>("output/" + name + "_times");
+    const std::vector<std::uint8_t> files = r.get<std::uint8_t>("output/" + name + "_files");
+    std::vector<CollectionEntry> out;
+    std::string current;
+    for (const std::uint8_t c : files) {
+        if (c != '\n') { current += static_cast<char>(c); continue; }
+        if (out.size() == times.size() || current.empty())
+            throw InputError(file, "output/" + name + "_files", "expected one file name per frame time");
+        out.push_back({times[out.size()], std::move(current)});
+        current.clear();
+    }
+    if (out.size() != times.size() || !current.empty())
+        throw InputError(file, "output/" + name + "_files", "expected one file name per frame time");
+    return out;
 }
 
 // Header fields by JSON pointer, each failure naming the field.
@@ -66,11 +91,6 @@ public:
             throw InputError(file_, pointer, "expected an integer of at least " + std::to_string(min));
         return v.get<long>();
     }
-    double real(const std::string& pointer) const {
-        const json& v = at(pointer);
-        if (!v.is_number()) throw InputError(file_, pointer, "expected a number");
-        return v.get<double>();
-    }
     bool boolean(const std::string& pointer) const {
         const json& v = at(pointer);
         if (!v.is_boolean()) throw InputError(file_, pointer, "expected true or false");
@@ -81,23 +101,13 @@ public:
         if (!v.is_string()) throw InputError(file_, pointer, "expected a string");
         return v.get<std::string>();
     }
-    std::vector<CollectionEntry> entries(const std::string& pointer) const {
-        const json& list = at(pointer);
-        if (!list.is_array()) throw InputError(file_, pointer, "expected an array");
-        std::vector<CollectionEntry> out;
-        for (std::size_t k = 0; k < list.size(); ++k) {
-            const std::string item = pointer + "/" + std::to_string(k);
-            out.push_back({real(item + "/time"), text(item + "/file")});
-        }
-        return out;
-    }
 
 private:
     const json& doc_;
     std::string file_;
 };
 
-OutputProgress readProgress(const Header& h) {
+OutputProgress readProgress(const Header& h, const sections::Reader& r, const std::string& file) {
     OutputProgress p;
     p.directory = h.text("/output/directory");
     p.end_step = h.integer("/output/end_step");
@@ -105,8 +115,8 @@ OutputProgress readProgress(const Header& h) {
     p.row_every = h.integer("/output/row_every", 1);
     p.checkpoint_every = h.integer("/output/checkpoint_every");
     p.contacts = h.boolean("/output/contacts");
-    p.particle_frames = h.entries("/output/particle_frames");
-    p.contact_frames = h.entries("/output/contact_frames");
+    p.particle_frames = readFrames(r, "particle_frames", file);
+    p.contact_frames = readFrames(r, "contact_frames", file);
     return p;
 }
 
@@ -267,6 +277,8 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
     }
     // Doubles go in binary so the restart starts from exactly the same bits.
     w.add("state/scalars", std::vector<double>{s.time, s.dissipated, s.elastic});
+    addFrames(w, "particle_frames", output.particle_frames);
+    addFrames(w, "contact_frames", output.contact_frames);
 
     // Ordered, so a person reading the file sees the format and version first.
     nlohmann::ordered_json header = {{"format", kCheckpointFormatName},
@@ -343,7 +355,7 @@ Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file) {
     c.threads = static_cast<int>(h.integer("/threads", 1));
     c.extras.forces_current = h.boolean("/forces_current");
     c.extras.wall_candidates = readWallCandidates(r, c.scene.meshes.size(), file);
-    c.output = readProgress(h);
+    c.output = readProgress(h, r, file);
     return c;
 }
 
