@@ -47,7 +47,9 @@ run_asan() {
 run_tsan() {
   install_missing clang libomp-dev
   configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
-  cmake --build build-tsan -j "$(nproc)"
+  local targets=()
+  for run in "${tsan_runs[@]}"; do targets+=("$(basename "${run%% *}")"); done  # executables are named as their targets
+  cmake --build build-tsan -j "$(nproc)" --target "${targets[@]}"
   local archer
   archer=$(find /usr/lib/llvm-*/lib -name libarcher.so 2>/dev/null | sort | tail -n 1)
   [[ -n $archer ]] || { echo "sanitize: libarcher.so (libomp-dev) not found" >&2; exit 1; }
