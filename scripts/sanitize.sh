@@ -56,7 +56,7 @@ run_tsan() {
   for run in "${tsan_runs[@]}"; do
     read -r exe spec <<<"$run"
     echo "== tsan: $run"
-    (cd build-tsan && OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    (cd build-tsan && OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(pwd)/../tests/tsan.supp" \
        "./$exe" $spec)
   done
 }
