@@ -1,10 +1,12 @@
 #include "grainlab/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -63,6 +65,23 @@ void ensureDirectory(const std::filesystem::path& directory) {
     if (ec) throw OutputError(directory, "cannot create folder: " + ec.message());
     if (!std::filesystem::is_directory(directory, ec))
         throw OutputError(directory, "cannot create folder: a file of that name is in the way");
+}
+
+std::size_t removeStaleTemporaries(const std::filesystem::path& directory) {
+    std::size_t removed = 0;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const std::size_t tag = name.rfind(".tmp.");
+        if (name.empty() || name[0] != '.' || tag == std::string::npos) continue;
+        char* after = nullptr;
+        const long pid = std::strtol(name.c_str() + tag + 5, &after, 10);
+        if (pid <= 0 || *after != '.') continue;
+        const bool alive = ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+        std::error_code remove_error;
+        if (!alive && std::filesystem::remove(it->path(), remove_error)) ++removed;
+    }
+    return removed;
 }
 
 void writeFileAtomically(const std::filesystem::path& path, std::string_view contents) {

@@ -106,6 +106,12 @@ nlohmann::json parse(const std::string& text, const std::string& file) {
     } catch (const DuplicateKeyWatch::Found& found) {
         throw InputError(file, found.pointer,
                          "duplicate field '" + found.key + "': each field may be given only once");
+    } catch (const nlohmann::json::exception& error) {
+        // Such as a number beyond the range of a double (out_of_range.406), which has no position.
+        std::string reason = error.what();
+        const std::size_t tag_end = reason.find("] ");
+        if (tag_end != std::string::npos) reason.erase(0, tag_end + 2);
+        throw InputError(file, "", "malformed JSON: " + reason);
     }
 }
 

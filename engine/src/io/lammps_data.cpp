@@ -1,6 +1,10 @@
 #include "grainlab/io/lammps_data.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -16,6 +20,23 @@ std::string stripComment(const std::string& line) {
 }
 
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
+
+// Whole-word numbers: false for text that is not one, or out of range.
+bool parseInteger(const std::string& text, long& out) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
+bool parseReal(const std::string& text, double& out) {
+    char* end = nullptr;
+    errno = 0;
+    out = std::strtod(text.c_str(), &end);
+    return !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(out);
+}
+
+// Memory reserved up front for a header's atom count; larger files grow as atoms are read, so a
+// header that lies about its count cannot exhaust memory.
+constexpr long kReserveAtMost = 1 << 20;
 
 }  // namespace
 
@@ -40,12 +61,17 @@ LammpsData readLammpsData(const std::string& path) {
         std::istringstream ss(body);
         std::string a, b, c, d;
         ss >> a >> b >> c >> d;
-        if (b == "atoms") atom_count = std::stol(a);
-        else if (b == "atom" && c == "types") data.atom_types = std::stoi(a);
-        else if (c == "xlo") { data.box_min[0] = std::stod(a); data.box_max[0] = std::stod(b); }
-        else if (c == "ylo") { data.box_min[1] = std::stod(a); data.box_max[1] = std::stod(b); }
-        else if (c == "zlo") { data.box_min[2] = std::stod(a); data.box_max[2] = std::stod(b); }
-        else if (std::isalpha(static_cast<unsigned char>(a[0]))) { section = a; break; }
+        if (b == "atoms") {
+            if (!parseInteger(a, atom_count) || atom_count < 0) fail("expected 'N atoms' with N a whole number, found '" + a + "'");
+        } else if (b == "atom" && c == "types") {
+            long types = 0;
+            if (!parseInteger(a, types) || types < 1 || types > 1000000) fail("expected 'N atom types' with N in 1..1000000, found '" + a + "'");
+            data.atom_types = static_cast<int>(types);
+        } else if (c == "xlo" || c == "ylo" || c == "zlo") {
+            const int k = c[0] - 'x';
+            if (!parseReal(a, data.box_min[k]) || !parseReal(b, data.box_max[k]) || !(data.box_max[k] > data.box_min[k]))
+                fail("expected '" + c + " " + c.substr(0, 1) + "hi' bounds as two finite numbers, low below high");
+        } else if (std::isalpha(static_cast<unsigned char>(a[0]))) { section = a; break; }
     }
     if (atom_count < 0) fail("no 'N atoms' line in the header");
     if (section != "Atoms") fail("expected the Atoms section, found '" + section + "'");
@@ -53,7 +79,7 @@ LammpsData readLammpsData(const std::string& path) {
         fail("the Atoms section is not of atom style sphere: '" + line + "'");
 
     std::unordered_map<std::int64_t, std::size_t> index_of;
-    data.atoms.reserve(static_cast<std::size_t>(atom_count));
+    data.atoms.reserve(static_cast<std::size_t>(std::min(atom_count, kReserveAtMost)));
     while (section == "Atoms" && std::getline(in, line)) {
         ++line_number;
         const std::string body = stripComment(line);

@@ -73,7 +73,20 @@ bool isPlyScalarType(std::string_view t) {
 // without a proper end_header line or with an unknown line in it, so those must not reach it.
 // Also, every declared element takes at least a byte: larger counts are corrupt, and would make
 // Assimp allocate for billions of phantom vertices.
-void checkPlyHeader(const std::string& path, std::uint64_t size) {
+struct PlyElement {
+    std::string name;
+    std::uint64_t count = 0;
+    std::vector<bool> list;  // per property: a list (count, then items) or one scalar
+};
+
+struct PlyLayout {
+    bool ascii = false;
+    std::size_t body = 0;  // byte offset after end_header
+    std::vector<PlyElement> elements;
+};
+
+PlyLayout checkPlyHeader(const std::string& path, std::uint64_t size) {
+    PlyLayout layout;
     constexpr std::size_t kMaxHeader = 64 * 1024;
     std::ifstream in(path, std::ios::binary);
     std::string text(kMaxHeader, '\0');
@@ -110,13 +123,15 @@ void checkPlyHeader(const std::string& path, std::uint64_t size) {
         if (key == "end_header") {
             if (w.size() != 1) fail(number, "unexpected text after end_header");
             if (!have_format) fail(number, "no 'format' line before end_header");
-            return;
+            layout.body = start;
+            return layout;
         }
         if (key == "format") {
             if (w.size() != 3 || (w[1] != "ascii" && w[1] != "binary_little_endian" &&
                                   w[1] != "binary_big_endian"))
                 fail(number, "expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
             have_format = true;
+            layout.ascii = w[1] == "ascii";
         } else if (key == "element") {
             if (w.size() != 3) fail(number, "expected 'element <name> <count>'");
             std::uint64_t count = 0;
@@ -129,6 +144,7 @@ void checkPlyHeader(const std::string& path, std::uint64_t size) {
                                  "' elements but the file has only " + std::to_string(size) +
                                  " bytes");
             have_element = true;
+            layout.elements.push_back({std::string(w[1]), count, {}});
         } else if (key == "property") {
             if (!have_element) fail(number, "property before any element");
             const bool list = w.size() == 5 && w[1] == "list" && isPlyScalarType(w[2]) &&
@@ -137,10 +153,49 @@ void checkPlyHeader(const std::string& path, std::uint64_t size) {
             if (!list && !scalar)
                 fail(number, "expected 'property <type> <name>' or "
                              "'property list <count type> <item type> <name>'");
+            layout.elements.back().list.push_back(list);
         } else {
             fail(number, "unknown keyword '" + std::string(key) + "'");
         }
     }
+}
+
+// In an ASCII body every list must hold the values its count announces. Assimp 5.2 believes the
+// count: a face claiming 2^64 vertices made it allocate and loop for minutes (found by fuzzing).
+// Like Assimp, one element per line (line ends \n, \r, \f and NUL; blank lines skipped), values
+// separated by spaces and tabs. Bodies that end early are left to Assimp, which reports them.
+void checkPlyAsciiLists(const std::string& path, const PlyLayout& layout) {
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(layout.body));
+    const std::string body{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::size_t at = 0;
+    auto nextLine = [&]() -> std::string_view {
+        const auto isEnd = [](char c) { return c == '\n' || c == '\r' || c == '\f' || c == '\0'; };
+        while (at < body.size() && isEnd(body[at])) ++at;
+        const std::size_t begin = at;
+        while (at < body.size() && !isEnd(body[at])) ++at;
+        return std::string_view(body).substr(begin, at - begin);
+    };
+    for (const PlyElement& element : layout.elements)
+        for (std::uint64_t index = 0; index < element.count; ++index) {
+            if (at >= body.size()) return;
+            const std::vector<std::string_view> values = splitWords(nextLine());
+            std::size_t next = 0;
+            for (const bool list : element.list) {
+                if (next >= values.size()) break;
+                if (!list) { ++next; continue; }
+                const std::string_view text = values[next++];
+                std::uint64_t length = 0;
+                const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), length);
+                const std::string where = "PLY " + element.name + " " + std::to_string(index) + ": ";
+                if (error != std::errc() || stop != text.data() + text.size())
+                    throw InputError(path, "", where + "list length '" + std::string(text) + "' is not a whole number");
+                if (length > values.size() - next)
+                    throw InputError(path, "", where + "a list of " + std::string(text) + " values, but its line holds only " +
+                                                   std::to_string(values.size() - next));
+                next += static_cast<std::size_t>(length);
+            }
+        }
 }
 
 }  // namespace
@@ -164,7 +219,10 @@ void checkMeshFileUsable(const std::string& path) {
     const std::uint64_t size = fs::file_size(path, ec);
     if (ec) return;  // not a regular file (e.g. a pipe): leave the judging to Assimp
     if (ext == ".stl") checkBinaryStlSize(path, size);
-    if (ext == ".ply") checkPlyHeader(path, size);
+    if (ext == ".ply") {
+        const PlyLayout layout = checkPlyHeader(path, size);
+        if (layout.ascii) checkPlyAsciiLists(path, layout);
+    }
 }
 
 }  // namespace grainlab::detail

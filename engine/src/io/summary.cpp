@@ -44,6 +44,7 @@ void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
         for (const IntegratorStatistic& stat : s.integrator_statistics) statistics[stat.name] = stat.value;
         json["integrator_statistics"] = statistics;
     }
+    if (!s.checkpoint.empty()) json["checkpoint"] = s.checkpoint;
     // Replace invalid UTF-8 (e.g. in a scene path) rather than throw: the summary must be written.
     const auto text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     writeFileAtomically(path, text + "\n");

@@ -6,6 +6,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -18,16 +21,43 @@ namespace {
 constexpr std::string_view kHeader =
     "step,time,kinetic,rotational,gravitational,elastic,dissipated,total,contacts,solver_iterations,solver_residual\n";
 
+// The header and the complete rows of `text` whose step is at most `last_step`.
+std::string rowsThrough(const std::string& text, long last_step) {
+    std::string kept(kHeader);
+    if (text.compare(0, kHeader.size(), kHeader) != 0) return kept;
+    for (std::size_t at = kHeader.size(); at < text.size();) {
+        const std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) break;  // a partial last row
+        char* after = nullptr;
+        const long step = std::strtol(text.c_str() + at, &after, 10);
+        if (after == text.c_str() + at || *after != ',' || step > last_step) break;
+        kept.append(text, at, end + 1 - at);
+        at = end + 1;
+    }
+    return kept;
+}
+
 }  // namespace
 
 TimeSeriesWriter::TimeSeriesWriter(std::filesystem::path csv_path) : path_(std::move(csv_path)) {
-    writeFileAtomically(path_, kHeader);
+    openForAppending(std::string(kHeader));
+}
+
+TimeSeriesWriter::TimeSeriesWriter(std::filesystem::path csv_path, long last_step) : path_(std::move(csv_path)) {
+    std::ifstream in(path_, std::ios::binary);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    openForAppending(rowsThrough(text.str(), last_step));
+}
+
+void TimeSeriesWriter::openForAppending(const std::string& contents) {
+    writeFileAtomically(path_, contents);
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) {
         const int error = errno;
         throw OutputError(path_, std::string("cannot open for appending: ") + std::strerror(error));
     }
-    size_ = static_cast<long long>(kHeader.size());
+    size_ = static_cast<long long>(contents.size());
 }
 
 TimeSeriesWriter::~TimeSeriesWriter() {

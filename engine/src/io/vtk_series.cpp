@@ -25,7 +25,13 @@ std::string FrameSeriesWriter::contactsFileName(long step) {
 }
 
 FrameSeriesWriter::FrameSeriesWriter(std::filesystem::path directory, bool write_contacts)
-    : directory_(std::move(directory)), write_contacts_(write_contacts) {
+    : FrameSeriesWriter(std::move(directory), write_contacts, {}, {}) {}
+
+FrameSeriesWriter::FrameSeriesWriter(std::filesystem::path directory, bool write_contacts,
+                                     std::vector<CollectionEntry> particle_frames,
+                                     std::vector<CollectionEntry> contact_frames)
+    : directory_(std::move(directory)), write_contacts_(write_contacts),
+      particle_entries_(std::move(particle_frames)), contact_entries_(std::move(contact_frames)) {
     ensureDirectory(directory_);
     // Collections left by an earlier run here would list frames this run never wrote.
     writeFileAtomically(directory_ / "particles.pvd", encodePvd(particle_entries_));

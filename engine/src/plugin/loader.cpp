@@ -155,8 +155,9 @@ ParameterValues PluginRegistry::resolveParameters(const PluginInfo& plugin, cons
     ParameterValues values;
     for (const ParameterSpec& spec : plugin.parameters) values.set(spec.name, spec.default_value);
     for (const auto& [name, value] : choice.parameters) {
+        const std::string& key = name;  // clang 14 cannot capture a structured binding
         const auto spec = std::find_if(plugin.parameters.begin(), plugin.parameters.end(),
-                                       [&](const ParameterSpec& s) { return s.name == name; });
+                                       [&](const ParameterSpec& s) { return s.name == key; });
         const std::string field = where + "/parameters/" + name;
         if (spec == plugin.parameters.end()) {
             std::string known;

@@ -74,29 +74,9 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     if (scene_.materials.empty()) throw InputError(scene_.source_file, "/materials", "the scene defines no material");
     loadMeshes(scene_);
     state_.bodies = buildBodies(scene_);
+    setUpPlugins();
+    setUpDomain();
     Bodies& bodies = state_.bodies;
-
-    contact_model_ = registry_.createContactModel(scene_.contact_model, scene_.source_file);
-    integrator_ = registry_.createIntegrator(scene_.integrator, scene_.source_file);
-    material_pairs_ = mixMaterials(scene_.materials);
-    checkIntegratorFits(*integrator_, integrator_.name(), *contact_model_, contact_model_.name(), material_pairs_,
-                        scene_.source_file);
-    setThreads(scene_.threads);
-
-    const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
-    skin_ = scene_.skin > 0.0 ? scene_.skin : 0.5 * std::max(max_radius, 1e-12);
-    step_dt_ = scene_.time_step;
-    box_.min = scene_.domain.min;
-    box_.length = scene_.domain.max - scene_.domain.min;
-    box_.periodic = scene_.domain.periodic;
-    const double range = 2.0 * max_radius + skin_;
-    for (int k = 0; k < 3; ++k) {
-        if (!box_.periodic[k]) continue;
-        if (box_.length[k] < 2.0 * range)
-            throw InputError(scene_.source_file, "/domain",
-                             std::string("the periodic length along ") + "xyz"[k] + " (" + number(box_.length[k]) +
-                                 ") must be at least twice the interaction range 2 r_max + skin = " + number(range));
-    }
     for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
 
     state_.polyhedral.range = contact_model_->featureContactRange();
@@ -148,6 +128,65 @@ void Simulation::setupFeatureContacts() {
         throw InputError(scene_.source_file, "/bodies",
                          "body " + std::to_string(bodies.id[c.body_a]) + " and " + other + " interpenetrate (gap " +
                              number(c.geometry.gap) + "); polyhedral contacts need every body to start apart");
+    }
+}
+
+// The set-up checks (overlaps, time step) are not repeated: they held when the run began, and the
+// time step limit depends on the current speeds, which may legitimately be higher now.
+Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state, RestartExtras extras,
+                       const std::string& checkpoint_file)
+    : scene_(std::move(scene)), registry_(registry), state_(std::move(state)) {
+    if (scene_.materials.empty()) throw InputError(checkpoint_file, "/scene/materials", "the scene defines no material");
+    loadMeshes(scene_);
+    setUpPlugins();
+    setUpDomain();
+    const std::size_t n = state_.bodies.size();
+    const std::size_t h = contact_model_->historySize();
+    if (state_.pairs.history_size != h || state_.pairs.history.size() != state_.pairs.entries() * h ||
+        state_.wall_history.size() != state_.wall_contacts.size() * h)
+        throw InputError(checkpoint_file, "neighbors/history",
+                         "the saved contact history has " + std::to_string(state_.pairs.history_size) +
+                             " values per contact, contact model '" + contact_model_.name() + "' now uses " +
+                             std::to_string(h));
+    for (const WallContact& c : state_.wall_contacts)
+        if (c.body >= n) throw InputError(checkpoint_file, "walls/contact_ids", "a wall contact names a body that does not exist");
+    walls_.setup(scene_);
+    if (!walls_.restoreCandidates(std::move(extras.wall_candidates), n))
+        throw InputError(checkpoint_file, "walls/candidates", "the saved wall candidates do not fit the scene's meshes");
+    for (const WallContact& c : state_.wall_contacts)
+        if (c.wall >= walls_.count()) throw InputError(checkpoint_file, "walls/contact_ids", "a wall contact names a wall that does not exist");
+    if (scene_.solver) setupSolver(*scene_.solver);
+    if (scene_.post_step) setupPostStep(*scene_.post_step);
+    // Feature contacts (polyhedra) are found again: their history is not in checkpoints yet.
+    state_.polyhedral.range = contact_model_->featureContactRange();
+    setupFeatureContacts();
+    forces_current_ = extras.forces_current;
+}
+
+void Simulation::setUpPlugins() {
+    contact_model_ = registry_.createContactModel(scene_.contact_model, scene_.source_file);
+    integrator_ = registry_.createIntegrator(scene_.integrator, scene_.source_file);
+    material_pairs_ = mixMaterials(scene_.materials);
+    checkIntegratorFits(*integrator_, integrator_.name(), *contact_model_, contact_model_.name(), material_pairs_,
+                        scene_.source_file);
+    setThreads(scene_.threads);
+    step_dt_ = scene_.time_step;
+}
+
+void Simulation::setUpDomain() {
+    const Bodies& bodies = state_.bodies;
+    const double max_radius = bodies.size() ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 0.0;
+    skin_ = scene_.skin > 0.0 ? scene_.skin : 0.5 * std::max(max_radius, 1e-12);
+    box_.min = scene_.domain.min;
+    box_.length = scene_.domain.max - scene_.domain.min;
+    box_.periodic = scene_.domain.periodic;
+    const double range = 2.0 * max_radius + skin_;
+    for (int k = 0; k < 3; ++k) {
+        if (!box_.periodic[k]) continue;
+        if (box_.length[k] < 2.0 * range)
+            throw InputError(scene_.source_file, "/domain",
+                             std::string("the periodic length along ") + "xyz"[k] + " (" + number(box_.length[k]) +
+                                 ") must be at least twice the interaction range 2 r_max + skin = " + number(range));
     }
 }
 

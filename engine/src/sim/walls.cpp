@@ -96,6 +96,27 @@ void WallSet::refreshCandidates(const Bodies& bodies, double skin, int threads) 
     for (Mesh& mesh : meshes_) mesh.at_candidates = mesh.current;
 }
 
+WallCandidates WallSet::candidates() const {
+    WallCandidates out{candidate_start_, candidates_, {}};
+    for (const Mesh& mesh : meshes_) out.mesh_vertices.push_back(mesh.at_candidates);
+    return out;
+}
+
+bool WallSet::restoreCandidates(WallCandidates saved, std::size_t bodies) {
+    if (saved.mesh_vertices.size() != meshes_.size()) return false;
+    if (!saved.start.empty() && (saved.start.size() != bodies + 1 || saved.start.back() != saved.entries.size())) return false;
+    for (std::size_t c = 0; c + 1 < saved.start.size(); ++c)
+        if (saved.start[c] > saved.start[c + 1]) return false;
+    for (std::size_t m = 0; m < meshes_.size(); ++m)
+        if (!saved.mesh_vertices[m].empty() && saved.mesh_vertices[m].size() != meshes_[m].rest.size()) return false;
+    for (const auto& [mesh, triangle] : saved.entries)
+        if (mesh >= meshes_.size() || triangle >= meshes_[mesh].wall->mesh.triangles.size()) return false;
+    candidate_start_ = std::move(saved.start);
+    candidates_ = std::move(saved.entries);
+    for (std::size_t m = 0; m < meshes_.size(); ++m) meshes_[m].at_candidates = std::move(saved.mesh_vertices[m]);
+    return true;
+}
+
 void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope) const {
     out.clear();
     const std::size_t n = bodies.size();
@@ -120,7 +141,7 @@ void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallCo
             if (!have_candidates) continue;
             const std::size_t first_of_body = local.size();
             for (std::uint32_t c = candidate_start_[i]; c < candidate_start_[i + 1]; ++c) {
-                const auto [m, t_index] = candidates_[c];
+                const auto m = candidates_[c].first, t_index = candidates_[c].second;  // clang 14 cannot capture bindings
                 const Mesh& mesh = meshes_[m];
                 const auto& tri = mesh.wall->mesh.triangles[t_index];
                 TriangleFeature feature;

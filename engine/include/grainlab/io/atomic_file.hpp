@@ -11,6 +11,10 @@ namespace grainlab {
 // system's reason) on any failure; the old file, if any, is then left untouched.
 void writeFileAtomically(const std::filesystem::path& path, std::string_view contents);
 
+// Removes the hidden temporaries (".<name>.tmp.<pid>.<n>") that processes no longer running left
+// in `directory` when they were killed mid-write. Returns how many were removed; never throws.
+std::size_t removeStaleTemporaries(const std::filesystem::path& directory);
+
 // Creates `directory` and its parents if missing. Throws OutputError if it cannot, or if the
 // path exists but is not a folder.
 void ensureDirectory(const std::filesystem::path& directory);

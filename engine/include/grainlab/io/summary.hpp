@@ -23,7 +23,8 @@ struct RunSummary {
     std::string integrator, contact_model;
     std::vector<IntegratorStatistic> integrator_statistics;  // as the integrator reports them
     std::string solver;  // empty: penalty DEM
-    std::string status;  // "completed", "stopped: <reason>"
+    std::string status;  // "completed", "stopped: <reason>", "interrupted"
+    std::string checkpoint;  // the last checkpoint written, if any
 };
 
 // Writes the summary as JSON, atomically. Non-finite numbers are written as null.

@@ -3,6 +3,7 @@
 // writer is created and each row goes to the kernel with a single write(), so a run killed at
 // any moment leaves a file of complete rows.
 #include <filesystem>
+#include <string>
 
 #include "grainlab/io/frame.hpp"
 
@@ -15,6 +16,11 @@ public:
     // solver_residual.
     // Throws OutputError.
     explicit TimeSeriesWriter(std::filesystem::path csv_path);
+
+    // Continues an existing series: keeps the header and the complete rows up to and including
+    // `last_step` (rows a killed run wrote after its checkpoint are dropped), rewriting the file
+    // atomically, then appends. A missing or unreadable file starts with the header. Throws OutputError.
+    TimeSeriesWriter(std::filesystem::path csv_path, long last_step);
     ~TimeSeriesWriter();  // syncs and closes; errors there are ignored (call sync() to see them)
 
     TimeSeriesWriter(const TimeSeriesWriter&) = delete;
@@ -33,6 +39,7 @@ public:
     const std::filesystem::path& path() const { return path_; }
 
 private:
+    void openForAppending(const std::string& contents);
     void close() noexcept;
 
     std::filesystem::path path_;

@@ -18,12 +18,20 @@ public:
     // an earlier run (their .vtp files stay, but are no longer listed). Throws OutputError.
     FrameSeriesWriter(std::filesystem::path directory, bool write_contacts);
 
+    // Continues a series: the collections are rewritten to list exactly `particle_frames` and
+    // `contact_frames` (frames a killed run wrote after its last checkpoint drop out; they are
+    // written again as the run repeats those steps). Throws OutputError.
+    FrameSeriesWriter(std::filesystem::path directory, bool write_contacts,
+                      std::vector<CollectionEntry> particle_frames, std::vector<CollectionEntry> contact_frames);
+
     // Writes the frame's files, then the updated collections. Writing the same step again
     // replaces its files and its collection entry. Throws OutputError.
     void write(const Frame& frame);
 
     std::size_t framesWritten() const { return frames_written_; }
     const std::filesystem::path& directory() const { return directory_; }
+    const std::vector<CollectionEntry>& particleFrames() const { return particle_entries_; }
+    const std::vector<CollectionEntry>& contactFrames() const { return contact_entries_; }
 
     static std::string particlesFileName(long step);  // "particles_00000042.vtp"
     static std::string contactsFileName(long step);   // "contacts_00000042.vtp"

@@ -38,11 +38,25 @@ struct State {
 // time of the configuration being evaluated.
 using ExternalLoad = std::function<void(double time, Bodies& bodies)>;
 
+// Engine bookkeeping outside State that decides what the next step does; a checkpoint keeps it so
+// a restart repeats the uninterrupted run exactly.
+struct RestartExtras {
+    bool forces_current = false;    // false: the next step evaluates forces first
+    WallCandidates wall_candidates;
+};
+
+struct Checkpoint;  // grainlab/io/checkpoint.hpp
+
 class Simulation {
 public:
     // Materialises the scene (generators, LAMMPS data, meshes), loads the plugins it names and checks
     // overlaps and the time step. Throws InputError naming the scene file and field.
     Simulation(Scene scene, const PluginRegistry& registry);
+
+    // Continues a run saved by writeCheckpoint (grainlab/io/checkpoint.hpp) with the saved thread
+    // count unless `threads` > 0 overrides it (bit-for-bit continuation needs the same count).
+    // Throws InputError naming the checkpoint file when its state does not fit the plugins.
+    static Simulation fromCheckpoint(Checkpoint checkpoint, const PluginRegistry& registry, int threads = 0);
 
     const Scene& scene() const { return scene_; }
     const State& state() const { return state_; }
@@ -93,10 +107,16 @@ public:
     // is taken or the mesh is refused.
     void addShape(ShapeSpec shape);
 
+    RestartExtras restartExtras() const { return {forces_current_, walls_.candidates()}; }
+
     EnergyRecord energy() const;
     Frame frame() const;  // contacts: those recorded at the last force evaluation
 
 private:
+    Simulation(Scene scene, const PluginRegistry& registry, State state, RestartExtras extras,
+               const std::string& checkpoint_file);
+    void setUpPlugins();
+    void setUpDomain();
     void computeForces();
     void refreshNeighbours();
     void setupSolver(const PluginChoice& choice);

@@ -8,6 +8,14 @@
 
 namespace grainlab {
 
+// The mesh-candidate lists and the vertex positions they were built at: saved in checkpoints,
+// because when they are refreshed next depends on where the meshes were at the last refresh.
+struct WallCandidates {
+    std::vector<std::uint32_t> start;                               // per body, CSR
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;   // (mesh, triangle)
+    std::vector<std::vector<Vec3>> mesh_vertices;                   // per mesh, at the refresh
+};
+
 // Walls placed at the current time; mesh candidates are refreshed on neighbour-list rebuilds.
 class WallSet {
 public:
@@ -33,6 +41,9 @@ public:
     const MeshWall& meshWall(std::size_t m) const { return *meshes_[m].wall; }
     std::uint32_t meshMaterial(std::size_t m) const { return meshes_[m].material; }
     Vec3 meshVelocity(std::size_t m, const Vec3& point) const { return surfaceVelocity(meshes_[m].wall->motion, point); }
+    WallCandidates candidates() const;
+    // Restores saved candidates after setup(); false (nothing changed) if they do not fit the meshes.
+    bool restoreCandidates(WallCandidates saved, std::size_t bodies);
 
 private:
     struct Plane { Vec3 point, normal; const WallMotion* motion; std::uint32_t material; double remove_at; };
