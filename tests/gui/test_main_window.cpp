@@ -242,6 +242,23 @@ private slots:
             if (f.id[i] >= 100000) QVERIFY(std::abs(f.velocity[i].z() + kG * 200 * 5e-5) < 1e-9);
     }
 
+    // A movie records one PNG per shown snapshot, each the size of the view.
+    void recordMovie() {
+        QTemporaryDir folder;
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->recordMovie(folder.path());
+        window->step(200);
+        QVERIFY(waitForStep(*window, 200));
+        window->recordMovie(QString());
+        const QStringList frames = QDir(folder.path()).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
+        QVERIFY(!frames.isEmpty());
+        for (const QString& name : frames) {
+            const QImage image(folder.filePath(name));
+            QCOMPARE(image.size(), window->view()->size() * window->view()->devicePixelRatio());
+        }
+    }
+
     // An open mesh is refused with its defect named; a closed cube is imported and 20 copies at
     // random orientations join the run, drawn as cubes, and fall freely (v = g t, analytic).
     void importShape() {

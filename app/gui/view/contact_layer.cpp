@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
@@ -68,10 +69,20 @@ void ContactLayer::update(const Snapshot& snapshot) {
     force->SetNumberOfComponents(3);
     length->SetName("length");
     magnitude->SetName("magnitude");
+    // Large packings: only the strongest arrows, so a frame stays cheap to draw in software OpenGL
+    // (and the strong network is what the arrows are for).
+    double floor = threshold_ * largest;
+    if (f.contacts.size() > kMaxArrows) {
+        std::vector<double> magnitudes;
+        magnitudes.reserve(f.contacts.size());
+        for (const FrameContact& c : f.contacts) magnitudes.push_back(c.force.norm());
+        std::nth_element(magnitudes.begin(), magnitudes.end() - kMaxArrows, magnitudes.end());
+        floor = std::max(floor, *(magnitudes.end() - kMaxArrows));
+    }
     shown_ = 0;
     for (const FrameContact& c : f.contacts) {
         const double m = c.force.norm();
-        if (m <= 0.0 || m < threshold_ * largest) continue;
+        if (m <= 0.0 || m < floor || shown_ == kMaxArrows) continue;
         // Pairs: the middle of the centre line; walls: the wall point.
         const Vec3 at = c.body_b >= 0 ? 0.5 * (c.point_a + c.point_b) : c.point_b;
         points->InsertNextPoint(at.data());

@@ -16,6 +16,7 @@ namespace grainlab::gui {
 
 class ContactLayer {
 public:
+    static constexpr std::size_t kMaxArrows = 20000;
     explicit ContactLayer(vtkRenderer* renderer);
     ~ContactLayer();
     void update(const Snapshot& snapshot);
