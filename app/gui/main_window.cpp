@@ -17,6 +17,7 @@
 #include "docks/scene_tree_dock.hpp"
 #include "docks/time_series_dock.hpp"
 #include "grainlab/core/error.hpp"
+#include "grainlab/io/checkpoint.hpp"
 #include "grainlab/io/scene_file.hpp"
 #include "grainlab/io/output_error.hpp"
 #include "view/scene_view.hpp"
@@ -101,6 +102,23 @@ bool MainWindow::openScene(const QString& path) {
         return true;
     } catch (const InputError& e) {
         message(2, tr("cannot open the scene: %1").arg(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::saveCheckpoint(const QString& path) {
+    if (runner_) runner_->post(WriteCheckpointCommand{path.toStdString()});
+}
+
+bool MainWindow::openCheckpoint(const QString& path) {
+    try {
+        Checkpoint checkpoint = readCheckpoint(path.toStdString());
+        const QString scene_file = checkpoint.scene_file.c_str();
+        start(std::make_unique<Simulation>(Simulation::fromCheckpoint(std::move(checkpoint), registry_)), scene_file);
+        message(0, tr("resumed from %1 at step %2").arg(path).arg(runner_->latest()->frame.step));
+        return true;
+    } catch (const InputError& e) {
+        message(2, tr("cannot open the checkpoint: %1").arg(e.what()));
         return false;
     }
 }

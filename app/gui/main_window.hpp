@@ -36,6 +36,8 @@ public:
     // Loads a scene file and starts a paused run of it; false (and a message) when it is refused.
     bool openScene(const QString& path);
     bool saveScene(const QString& path);
+    void saveCheckpoint(const QString& path);  // written by the worker between steps
+    bool openCheckpoint(const QString& path);  // continues a saved run exactly
     void newScene();
     void reset();
 

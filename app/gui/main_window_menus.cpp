@@ -73,6 +73,14 @@ void MainWindow::buildFileMenu() {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save scene as"), scene_path_, tr("Scenes (*.json)"));
         if (!path.isEmpty()) saveScene(path);
     });
+    file->addAction(tr("Save &checkpoint..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save checkpoint"), "checkpoint.glc", tr("Checkpoints (*.glc)"));
+        if (!path.isEmpty()) saveCheckpoint(path);
+    });
+    file->addAction(tr("Resume from chec&kpoint..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Resume from checkpoint"), QString(), tr("Checkpoints (*.glc)"));
+        if (!path.isEmpty()) openCheckpoint(path);
+    });
     recent_menu_ = file->addMenu(tr("&Recent"));
     rebuildRecentMenu();
     QMenu* examples = file->addMenu(tr("E&xamples"));

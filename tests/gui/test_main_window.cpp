@@ -242,6 +242,31 @@ private slots:
             if (f.id[i] >= 100000) QVERIFY(std::abs(f.velocity[i].z() + kG * 200 * 5e-5) < 1e-9);
     }
 
+    // A checkpoint written from the window resumes the run exactly: the same state at step 600 as
+    // the run that went on, to the last bit (restart equivalence, same thread count).
+    void checkpointResumesExactly() {
+        QTemporaryDir folder;
+        const QString path = folder.filePath("pile.glc");
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        window->step(1500);
+        QVERIFY(waitForStep(*window, 1500));
+        window->saveCheckpoint(path);
+        window->step(300);
+        QVERIFY(waitForStep(*window, 1800));
+        const EnergyRecord went_on = window->shownSnapshot()->energy;
+        QVERIFY(QFileInfo::exists(path));
+        QVERIFY(window->openCheckpoint(path));
+        QCOMPARE(window->shownSnapshot()->frame.step, 1500L);
+        window->step(300);
+        QVERIFY(waitForStep(*window, 1800));
+        const EnergyRecord resumed = window->shownSnapshot()->energy;
+        QVERIFY(went_on.contacts > 0);
+        QCOMPARE(resumed.kinetic, went_on.kinetic);
+        QCOMPARE(resumed.rotational, went_on.rotational);
+        QCOMPARE(resumed.contacts, went_on.contacts);
+    }
+
     // A movie records one PNG per shown snapshot, each the size of the view.
     void recordMovie() {
         QTemporaryDir folder;

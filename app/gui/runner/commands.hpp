@@ -23,10 +23,11 @@ struct AddBodiesCommand {
 };
 struct PublishCommand {};                                   // publish a snapshot now
 // Writes a VTK frame series (ParaView) every `every_steps` steps; an empty directory stops it.
+struct WriteCheckpointCommand { std::string path; };          // the full state, to resume later
 struct RecordFramesCommand { std::string directory; long every_steps = 100; };
 
 using Command = std::variant<RunCommand, PauseCommand, StepCommand, RunUntilCommand, RealTimeFactorCommand,
                              SwapContactModelCommand, SwapIntegratorCommand, SwapSolverCommand, AddBodiesCommand, PublishCommand,
-                             RecordFramesCommand>;
+                             RecordFramesCommand, WriteCheckpointCommand>;
 
 }  // namespace grainlab::gui

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "grainlab/core/error.hpp"
+#include "grainlab/io/checkpoint.hpp"
 #include "grainlab/io/output_error.hpp"
 
 namespace grainlab::gui {
@@ -125,6 +126,14 @@ void SimulationRunner::apply(Command& command) {
                     "added " + std::to_string(c.bodies.size()) + " bodies");
             } else if constexpr (std::is_same_v<T, PublishCommand>) {
                 publish();
+            } else if constexpr (std::is_same_v<T, WriteCheckpointCommand>) {
+                try {
+                    writeCheckpoint(*simulation_, c.path);
+                    say(RunnerMessage::Level::Info, "checkpoint at step " + std::to_string(simulation_->state().step) +
+                                                        " written to " + c.path);
+                } catch (const OutputError& e) {
+                    say(RunnerMessage::Level::Error, std::string("cannot write the checkpoint: ") + e.what());
+                }
             } else if constexpr (std::is_same_v<T, RecordFramesCommand>) {
                 frames_.reset();
                 if (c.directory.empty()) {
