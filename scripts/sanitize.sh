@@ -12,9 +12,9 @@ mode=${1:-all}
 shift || true
 
 # The threaded tests under ThreadSanitizer, one "executable [Catch test spec]" per entry, relative
-# to build-tsan/. Add the GUI worker hand-over tests here when they exist.
+# to build-tsan/. [runner] is the window's worker hand-over (app/runner).
 tsan_runs=(
-  "bin/grainlab-tests [threads],[checkpoint],[walls],[cli]"
+  "bin/grainlab-tests [threads],[checkpoint],[walls],[cli],[runner]"
 )
 
 install_missing() {

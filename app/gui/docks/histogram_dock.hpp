@@ -2,7 +2,7 @@
 // Live histogram of normal and tangential contact-force magnitudes.
 #include <QDockWidget>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 #include "force_statistics.hpp"
 
 class QCheckBox;

@@ -4,7 +4,7 @@
 
 #include <QDockWidget>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 
 class QTreeWidget;
 

@@ -3,7 +3,7 @@
 // simulated time, one point per displayed snapshot.
 #include <QDockWidget>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 
 class QChart;
 class QLineSeries;

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 
 namespace grainlab::gui {
 

@@ -3,7 +3,7 @@
 // threshold (fraction of the largest force) leaves only the strong network.
 #include <vtkNew.h>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 
 class vtkActor;
 class vtkArrowSource;

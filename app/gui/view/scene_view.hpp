@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <vtkNew.h>
 
-#include "../runner/snapshot.hpp"
+#include "runner/snapshot.hpp"
 #include "colour_mode.hpp"
 #include "grainlab/scene/scene.hpp"
 
