@@ -49,15 +49,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resizeDocks({scene_tree_, histogram_}, {330, 430}, Qt::Horizontal);
     resizeDocks({messages_}, {110}, Qt::Vertical);
 
-    time_label_ = new QLabel;
-    rate_label_ = new QLabel;
-    count_label_ = new QLabel;
-    factor_label_ = new QLabel;
-    state_label_ = new QLabel;
-    for (QLabel* label : {state_label_, time_label_, rate_label_, count_label_, factor_label_}) {
-        label->setContentsMargins(6, 0, 6, 0);
-        statusBar()->addPermanentWidget(label);
-    }
+    // One label for the figures: separate permanent labels squeeze into each other when narrow.
+    status_label_ = new QLabel;
+    status_label_->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(status_label_);
 
     buildMenus();
     connect(view_, &SceneView::bodyPicked, this, &MainWindow::inspect);
@@ -307,7 +302,8 @@ void MainWindow::refresh() {
     drainMessages();
     if (!runner_) return;
     const RunState state = runner_->state();
-    state_label_->setText(state == RunState::Running ? tr("running") : state == RunState::Paused ? tr("paused") : tr("stopped by an error"));
+    state_text_ = state == RunState::Running ? tr("running") : state == RunState::Paused ? tr("paused") : tr("stopped by an error");
+    status_label_->setText(statusText());
     auto snapshot = runner_->latest();
     if (!snapshot || (shown_ && snapshot->serial == shown_->serial)) return;
     shown_ = snapshot;
@@ -316,17 +312,18 @@ void MainWindow::refresh() {
     time_series_->showSnapshot(*snapshot);
     if (inspector_->inspected() >= 0) inspector_->showSnapshot(*snapshot);
     const EnergyRecord& e = snapshot->energy;
-    time_label_->setText(tr("t = %1 s, step %2").arg(e.time, 0, 'f', 4).arg(e.step));
-    rate_label_->setText(tr("%1 steps/s").arg(snapshot->steps_per_second, 0, 'f', 0));
-    rate_label_->setMinimumWidth(rate_label_->sizeHint().width());
-    count_label_->setText(tr("%1 particles, %2 contacts").arg(snapshot->frame.id.size()).arg(e.contacts));
-    factor_label_->setText(tr("real-time factor %1").arg(snapshot->real_time_factor, 0, 'g', 3));
+    time_text_ = tr("t = %1 s, step %2").arg(e.time, 0, 'f', 4).arg(e.step);
+    rate_text_ = tr("%1 steps/s").arg(snapshot->steps_per_second, 0, 'f', 0);
+    count_text_ = tr("%1 particles, %2 contacts").arg(snapshot->frame.id.size()).arg(e.contacts);
+    factor_text_ = tr("%1 x real time").arg(snapshot->real_time_factor, 0, 'g', 3);
+    status_label_->setText(statusText());
+    status_label_->setMinimumWidth(status_label_->sizeHint().width());  // grow, never clip the figures
     if (!movie_directory_.isEmpty()) saveMovieFrame();
 }
 
 QString MainWindow::statusText() const {
-    return QStringList{state_label_->text(), time_label_->text(), rate_label_->text(), count_label_->text(),
-                       factor_label_->text()}.join(" | ");
+    return QStringList{state_text_, time_text_, rate_text_, count_text_,
+                       factor_text_}.join("  |  ");
 }
 
 QString MainWindow::examplesFolder() const {

@@ -113,11 +113,8 @@ private:
     QMenu* solver_menu_ = nullptr;
     QSlider* threshold_ = nullptr;
     QTimer* refresh_timer_ = nullptr;
-    QLabel* time_label_ = nullptr;
-    QLabel* rate_label_ = nullptr;
-    QLabel* count_label_ = nullptr;
-    QLabel* factor_label_ = nullptr;
-    QLabel* state_label_ = nullptr;
+    QString state_text_, time_text_, rate_text_, count_text_, factor_text_;
+    QLabel* status_label_ = nullptr;  // shows the five above
     QString movie_directory_;
     int movie_frames_ = 0;
 };

@@ -98,7 +98,8 @@ void HistogramDock::redraw() {
     for (int c : histogram_.normal) most = std::max(most, c);
     for (int c : histogram_.tangential) most = std::max(most, c);
     force_axis_->setRange(0.0, histogram_.bin_width * kBins);
-    linear_counts_->setRange(0.0, most * 1.05);
+    linear_counts_->setRange(0.0, std::max(most, 5) * 1.05);  // integer ticks even when nearly empty
+    linear_counts_->applyNiceNumbers();
     log_counts_->setRange(0.5, most * 2.0);
 }
 

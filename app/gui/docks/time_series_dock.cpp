@@ -20,10 +20,11 @@ void append(QLineSeries* series, double x, double y) {
     series->append(x, y);
 }
 
-void fitRange(QValueAxis* axis, const QLineSeries* series) {
+void fitRange(QValueAxis* axis, const QLineSeries* series, double least_top) {
     double top = 0.0;
     for (const QPointF& p : series->points()) top = std::max(top, p.y());
-    axis->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
+    axis->setRange(0.0, std::max(top * 1.1, least_top));
+    axis->applyNiceNumbers();
 }
 
 }  // namespace
@@ -101,8 +102,8 @@ void TimeSeriesDock::showSnapshot(const Snapshot& snapshot) {
         residual_axis_->setRange(low / 2.0, high * 2.0);
     }
     time_axis_->setRange(kinetic_->at(0).x(), std::max(t, kinetic_->at(0).x() + 1e-12));
-    fitRange(energy_axis_, kinetic_);
-    fitRange(contact_axis_, contacts_);
+    fitRange(energy_axis_, kinetic_, 1e-12);
+    fitRange(contact_axis_, contacts_, 5.0);  // integer ticks even with no contacts
 }
 
 }  // namespace grainlab::gui
