@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <limits>
+
 #include "binary_sections.hpp"
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/atomic_file.hpp"
@@ -275,6 +277,11 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
         w.add("meshes/" + std::to_string(k) + "/triangles",
               flatten<std::uint32_t, 3>(mesh.triangles.size(), [&](std::size_t t) { return mesh.triangles[t]; }));
     }
+    w.add("solver/keys", flatten<std::int64_t, 3>(extras.warm_start_keys.size(), [&](std::size_t k) {
+              const ContactKey& key = extras.warm_start_keys[k];
+              return std::array<std::int64_t, 3>{key.a, key.b, key.feature};
+          }));
+    w.addVectors("solver/impulses", extras.warm_start_impulses);
     // Doubles go in binary so the restart starts from exactly the same bits.
     w.add("state/scalars", std::vector<double>{s.time, s.dissipated, s.elastic});
     addFrames(w, "particle_frames", output.particle_frames);
@@ -355,6 +362,21 @@ Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file) {
     c.threads = static_cast<int>(h.integer("/threads", 1));
     c.extras.forces_current = h.boolean("/forces_current");
     c.extras.wall_candidates = readWallCandidates(r, c.scene.meshes.size(), file);
+    // Contact-dynamics warm start; files from before solvers have none.
+    if (r.has("solver/keys")) {
+        const std::vector<std::int64_t> keys = r.get<std::int64_t>("solver/keys");
+        if (keys.size() % 3 != 0) throw InputError(file, "solver/keys", "not a whole number of contact keys");
+        for (std::size_t k = 0; k < keys.size(); k += 3) {
+            if (keys[k] < 0 || keys[k] >= static_cast<std::int64_t>(c.state.bodies.size()) ||
+                keys[k + 1] >= static_cast<std::int64_t>(c.state.bodies.size()) || keys[k + 2] < 0 ||
+                keys[k + 2] > std::numeric_limits<std::uint32_t>::max())
+                throw InputError(file, "solver/keys", "a contact key names a body that does not exist");
+            c.extras.warm_start_keys.push_back({static_cast<std::uint32_t>(keys[k]), keys[k + 1],
+                                                static_cast<std::uint32_t>(keys[k + 2])});
+        }
+        c.extras.warm_start_impulses =
+            r.vectors("solver/impulses", static_cast<std::int64_t>(c.extras.warm_start_keys.size()));
+    }
     c.output = readProgress(h, r, file);
     return c;
 }

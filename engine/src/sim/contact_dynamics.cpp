@@ -281,4 +281,11 @@ void advancePositions(Bodies& bodies, double dt, int threads) {
     });
 }
 
+bool ContactDynamics::restoreWarmStart(std::vector<ContactKey> keys, std::vector<Vec3> impulses) {
+    if (keys.size() != impulses.size() || !std::is_sorted(keys.begin(), keys.end())) return false;
+    previous_keys_ = std::move(keys);
+    previous_impulses_ = std::move(impulses);
+    return true;
+}
+
 }  // namespace grainlab

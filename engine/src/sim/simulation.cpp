@@ -142,8 +142,9 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
     setUpDomain();
     const std::size_t n = state_.bodies.size();
     const std::size_t h = contact_model_->historySize();
-    if (state_.pairs.history_size != h || state_.pairs.history.size() != state_.pairs.entries() * h ||
-        state_.wall_history.size() != state_.wall_contacts.size() * h)
+    // Contact dynamics keeps wall contacts without tangential history: only penalty runs must match.
+    const bool wall_history_fits = scene_.solver || state_.wall_history.size() == state_.wall_contacts.size() * h;
+    if (state_.pairs.history_size != h || state_.pairs.history.size() != state_.pairs.entries() * h || !wall_history_fits)
         throw InputError(checkpoint_file, "neighbors/history",
                          "the saved contact history has " + std::to_string(state_.pairs.history_size) +
                              " values per contact, contact model '" + contact_model_.name() + "' now uses " +
@@ -157,6 +158,8 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
         if (c.wall >= walls_.count()) throw InputError(checkpoint_file, "walls/contact_ids", "a wall contact names a wall that does not exist");
     if (scene_.solver) setupSolver(*scene_.solver);
     if (scene_.post_step) setupPostStep(*scene_.post_step);
+    if (!contact_dynamics_.restoreWarmStart(std::move(extras.warm_start_keys), std::move(extras.warm_start_impulses)))
+        throw InputError(checkpoint_file, "solver/keys", "the saved warm start is not sorted by contact or its sizes differ");
     // Feature contacts (polyhedra) are found again: their history is not in checkpoints yet.
     state_.polyhedral.range = contact_model_->featureContactRange();
     setupFeatureContacts();

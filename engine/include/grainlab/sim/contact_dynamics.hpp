@@ -89,6 +89,12 @@ public:
     const ContactSystem& system() const { return system_; }
     const Eigen::VectorXd& impulses() const { return impulses_; }  // of the last step, contact frames
 
+    // The warm start the next step begins from (checkpoints save and restore it).
+    const std::vector<ContactKey>& warmStartKeys() const { return previous_keys_; }
+    const std::vector<Vec3>& warmStartImpulses() const { return previous_impulses_; }
+    // False (nothing changed) when the keys are not sorted or the sizes differ.
+    bool restoreWarmStart(std::vector<ContactKey> keys, std::vector<Vec3> impulses);
+
 private:
     void warmStart(const std::vector<RigidContact>& contacts);
     void remember(const std::vector<RigidContact>& contacts);

@@ -43,6 +43,8 @@ using ExternalLoad = std::function<void(double time, Bodies& bodies)>;
 struct RestartExtras {
     bool forces_current = false;    // false: the next step evaluates forces first
     WallCandidates wall_candidates;
+    std::vector<ContactKey> warm_start_keys;  // contact dynamics: the next solve's warm start
+    std::vector<Vec3> warm_start_impulses;
 };
 
 struct Checkpoint;  // grainlab/io/checkpoint.hpp
@@ -107,7 +109,9 @@ public:
     // is taken or the mesh is refused.
     void addShape(ShapeSpec shape);
 
-    RestartExtras restartExtras() const { return {forces_current_, walls_.candidates()}; }
+    RestartExtras restartExtras() const {
+        return {forces_current_, walls_.candidates(), contact_dynamics_.warmStartKeys(), contact_dynamics_.warmStartImpulses()};
+    }
 
     EnergyRecord energy() const;
     Frame frame() const;  // contacts: those recorded at the last force evaluation
