@@ -42,3 +42,33 @@ TEST_CASE("Pile of 10 cubes at rest: ground reaction equals the total weight", "
     // The top cube rests on the pile, not on the ground.
     CHECK(sim.bodies().position[9].z() > 0.25);
 }
+
+// The same pile settled by contact dynamics (seed 004's CCP with APGD) from the feature contacts:
+// statics again, the ground reaction (impulse / dt) equals the total weight.
+TEST_CASE("Pile of 10 cubes settled by a contact-dynamics solver: ground reaction equals the weight",
+          "[polyhedra][contact-dynamics][physics]") {
+    test::CubeSceneSettings settings;
+    settings.mu_s = settings.mu_d = 0.5;
+    settings.dt = 1e-3;
+    Scene scene = test::polyhedronScene("cube.stl", settings.side, settings);
+    const double layout[10][3] = {{-0.055, -0.055, 0}, {0.055, -0.055, 0}, {-0.055, 0.055, 0}, {0.055, 0.055, 0},
+                                  {0, -0.055, 1},      {0, 0.055, 1},      {-0.06, 0, 2},     {0.06, 0, 2},
+                                  {0, 0, 3},           {0.02, 0.01, 4}};
+    for (int n = 0; n < 10; ++n)
+        scene.bodies.push_back(test::polyhedralBody(Vec3(layout[n][0], layout[n][1], 0.06 + 0.11 * layout[n][2]),
+                                                    Quat(Eigen::AngleAxisd(0.1 * (n % 3) - 0.1, Vec3::UnitZ()))));
+    scene.solver = PluginChoice{"ccp-apgd", {{"max_iterations", 500}}};
+    Simulation sim(scene, test::builtPlugins());
+    sim.setRecordContacts(true);
+    const double weight = 10.0 * sim.bodies().mass[0] * 9.81;
+    for (int k = 0; k < 1500; ++k) sim.step();
+    double mean = 0.0;
+    const int samples = 100;
+    for (int k = 0; k < samples; ++k) {
+        sim.step();
+        mean += test::wallReaction(sim).z() / samples;
+    }
+    CHECK(sim.energy().kinetic + sim.energy().rotational < 1e-3 * sim.bodies().mass[0] * 9.81 * 1e-3);
+    CHECK(mean == Approx(weight).epsilon(0.005));
+    CHECK(sim.bodies().position[9].z() > 0.25);
+}

@@ -368,8 +368,14 @@ void Simulation::stepContactDynamics() {
     Bodies& bodies = state_.bodies;
     refreshNeighbours();
     const double envelope = contact_dynamics_.settings.envelope;
-    walls_.findContacts(bodies, threads_, state_.wall_contacts, envelope);
-    findSphereContacts(bodies, state_.pairs, box_, state_.wall_contacts, material_pairs_, envelope, rigid_contacts_);
+    if (state_.polyhedral.range > 0.0) {
+        // Polyhedra: the feature narrow phase finds every contact, as for the penalty model.
+        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+        findFeatureContacts(bodies, state_.polyhedral, material_pairs_, envelope, rigid_contacts_);
+    } else {
+        walls_.findContacts(bodies, threads_, state_.wall_contacts, envelope);
+        findSphereContacts(bodies, state_.pairs, box_, state_.wall_contacts, material_pairs_, envelope, rigid_contacts_);
+    }
     const ContactDynamicsResult result =
         contact_dynamics_.step(bodies, rigid_contacts_, *solver_, scene_.gravity, scene_.time_step, threads_,
                                post_step_ ? &*post_step_ : nullptr);

@@ -7,6 +7,7 @@
 
 #include "grainlab/core/math.hpp"
 #include "grainlab/plugin/force_context.hpp"
+#include "grainlab/sim/polyhedral_contacts.hpp"
 
 namespace grainlab {
 
@@ -37,5 +38,12 @@ struct RigidContact {
 void findSphereContacts(const Bodies& bodies, const NeighborList& pairs, const PeriodicBox& box,
                         const std::vector<WallContact>& walls, const MaterialPairTable& materials, double envelope,
                         std::vector<RigidContact>& out);
+
+// Contacts of polyhedra (and of spheres with them) from the feature narrow phase, with gap below
+// `envelope`: the point halfway between the two surface points, the feature pair as key. The gap
+// is measured to a shell of half the feature range around each contact (the narrow phase sees
+// positive gaps only), so resting polyhedra sit that far apart.
+void findFeatureContacts(const Bodies& bodies, const PolyhedralContactList& features,
+                         const MaterialPairTable& materials, double envelope, std::vector<RigidContact>& out);
 
 }  // namespace grainlab
