@@ -6,6 +6,17 @@
 
 using namespace grainlab;
 
+namespace {
+
+// Four on the ground, two bridging them, two more, then two on top: (x, y, layer).
+constexpr double kLayout[10][3] = {{-0.055, -0.055, 0}, {0.055, -0.055, 0}, {-0.055, 0.055, 0}, {0.055, 0.055, 0},
+                                   {0, -0.055, 1},      {0, 0.055, 1},      {-0.06, 0, 2},     {0.06, 0, 2},
+                                   {0, 0, 3},           {0.02, 0.01, 4}};
+
+Vec3 layoutPosition(int n) { return Vec3(kLayout[n][0], kLayout[n][1], 0.06 + 0.11 * kLayout[n][2]); }
+
+}  // namespace
+
 TEST_CASE("Pile of 10 cubes at rest: ground reaction equals the total weight", "[polyhedra][physics]") {
     test::CubeSceneSettings settings;
     settings.damping_ratio = 1.0;
@@ -13,14 +24,11 @@ TEST_CASE("Pile of 10 cubes at rest: ground reaction equals the total weight", "
     settings.mu_s = settings.mu_d = 0.5;
     settings.dt = 5e-5;
     Scene scene = test::polyhedronScene("cube.stl", settings.side, settings);
-    // Four on the ground, two bridging them, two more, then two on top; each a little turned.
-    const double layout[10][3] = {{-0.055, -0.055, 0}, {0.055, -0.055, 0}, {-0.055, 0.055, 0}, {0.055, 0.055, 0},
-                                  {0, -0.055, 1},      {0, 0.055, 1},      {-0.06, 0, 2},     {0.06, 0, 2},
-                                  {0, 0, 3},           {0.02, 0.01, 4}};
+    // Each a little turned.
     for (int n = 0; n < 10; ++n) {
         const Quat q = Quat(Eigen::AngleAxisd(0.1 * (n % 3) - 0.1, Vec3::UnitZ())) *
                        Quat(Eigen::AngleAxisd(0.02 * (n % 2), Vec3::UnitX()));
-        scene.bodies.push_back(test::polyhedralBody(Vec3(layout[n][0], layout[n][1], 0.06 + 0.11 * layout[n][2]), q));
+        scene.bodies.push_back(test::polyhedralBody(layoutPosition(n), q));
     }
     Simulation sim(scene, test::builtPlugins());
     sim.setRecordContacts(true);
@@ -51,12 +59,8 @@ TEST_CASE("Pile of 10 cubes settled by a contact-dynamics solver: ground reactio
     settings.mu_s = settings.mu_d = 0.5;
     settings.dt = 1e-3;
     Scene scene = test::polyhedronScene("cube.stl", settings.side, settings);
-    const double layout[10][3] = {{-0.055, -0.055, 0}, {0.055, -0.055, 0}, {-0.055, 0.055, 0}, {0.055, 0.055, 0},
-                                  {0, -0.055, 1},      {0, 0.055, 1},      {-0.06, 0, 2},     {0.06, 0, 2},
-                                  {0, 0, 3},           {0.02, 0.01, 4}};
     for (int n = 0; n < 10; ++n)
-        scene.bodies.push_back(test::polyhedralBody(Vec3(layout[n][0], layout[n][1], 0.06 + 0.11 * layout[n][2]),
-                                                    Quat(Eigen::AngleAxisd(0.1 * (n % 3) - 0.1, Vec3::UnitZ()))));
+        scene.bodies.push_back(test::polyhedralBody(layoutPosition(n), Quat(Eigen::AngleAxisd(0.1 * (n % 3) - 0.1, Vec3::UnitZ()))));
     scene.solver = PluginChoice{"ccp-apgd", {{"max_iterations", 500}}};
     Simulation sim(scene, test::builtPlugins());
     sim.setRecordContacts(true);
