@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Window benchmark: engine steps/s with the window open and refreshing against the same scene
-# headless, and input latency meanwhile (50,000 beads by default). Uses Xvfb when there is no display.
+# headless, and input latency meanwhile (the dense 50,653-bead column by default). Uses Xvfb when there is no display.
 # Usage: bash scripts/bench-window.sh [SCENE] [WARMUP_STEPS] [STEPS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

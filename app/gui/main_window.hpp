@@ -3,6 +3,7 @@
 // runs in a SimulationRunner; the window posts commands and shows the latest snapshot.
 #include <memory>
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
@@ -115,6 +116,8 @@ private:
     QTimer* refresh_timer_ = nullptr;
     QString state_text_, time_text_, rate_text_, count_text_, factor_text_;
     QLabel* status_label_ = nullptr;  // shows the five above
+    QElapsedTimer since_display_;  // since the last snapshot was shown
+    double display_ms_ = 0.0;      // the docks' and layers' share of showing one
     QString movie_directory_;
     int movie_frames_ = 0;
 };

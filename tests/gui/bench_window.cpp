@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     setenv("OMP_WAIT_POLICY", "PASSIVE", 0);  // as the application does
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
-    const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/pile-50k.json");
+    const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/column-50k.json");
     const long warmup = argc > 2 ? std::atol(argv[2]) : 20;
     const long steps = argc > 3 ? std::atol(argv[3]) : 200;
     const int rounds = argc > 4 ? std::atoi(argv[4]) : 3;

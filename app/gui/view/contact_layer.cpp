@@ -19,8 +19,8 @@
 namespace grainlab::gui {
 
 ContactLayer::ContactLayer(vtkRenderer* renderer) {
-    arrow_->SetTipResolution(8);
-    arrow_->SetShaftResolution(8);
+    arrow_->SetTipResolution(6);
+    arrow_->SetShaftResolution(4);  // thousands of arrows: few facets each
     arrow_->SetShaftRadius(0.05);
     arrow_->SetTipRadius(0.12);
     arrow_->SetTipLength(0.3);

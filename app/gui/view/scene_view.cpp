@@ -1,5 +1,6 @@
 #include "scene_view.hpp"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -159,6 +160,8 @@ void SceneView::syncAxesCamera() {
 }
 
 void SceneView::render() {
+    QElapsedTimer clock;
+    clock.start();
     const int w = std::max(1, width()), h = std::max(1, height());
     const int scale = static_cast<int>(devicePixelRatioF());
     window_->SetSize(w * scale, h * scale);
@@ -172,6 +175,7 @@ void SceneView::render() {
     image_ = QImage(pixels->GetPointer(0), w * scale, h * scale, QImage::Format_RGBA8888).mirrored().copy();
     image_.setDevicePixelRatio(scale);
     stale_ = false;
+    last_render_ms_ = clock.nsecsElapsed() * 1e-6;
 }
 
 QImage SceneView::renderImage() {

@@ -45,6 +45,7 @@ public:
     void highlight(std::int64_t body_id);
 
     QImage renderImage();  // the view as it is now, rendered at the widget's size
+    double lastRenderMilliseconds() const { return last_render_ms_; }
     std::size_t arrowsShown() const;
     // Picks the particle under a widget position (what a click does); -1: none.
     std::int64_t pickAt(const QPoint& position);
@@ -79,6 +80,7 @@ private:
     std::unique_ptr<Scene> pending_scene_;  // waits for the first snapshot's extent
     QImage image_;
     bool stale_ = true;
+    double last_render_ms_ = 0.0;
     bool camera_placed_ = false;
     Qt::MouseButton dragging_ = Qt::NoButton;
     QPoint press_at_, last_at_;
