@@ -51,11 +51,6 @@ std::vector<RunnerMessage> SimulationRunner::takeMessages() {
     return std::exchange(messages_, {});
 }
 
-void SimulationRunner::setPublishedCallback(std::function<void()> callback) {
-    std::lock_guard lock(snapshot_mutex_);
-    published_callback_ = std::move(callback);
-}
-
 void SimulationRunner::say(RunnerMessage::Level level, std::string text) {
     std::lock_guard lock(message_mutex_);
     messages_.push_back({level, std::move(text)});
@@ -231,13 +226,8 @@ void SimulationRunner::publish() {
     time_at_publish_ = state.time;
     wall_at_publish_ = stepping_seconds_;
 
-    std::function<void()> callback;
-    {
-        std::lock_guard lock(snapshot_mutex_);
-        latest_ = std::move(next);
-        callback = published_callback_;
-    }
-    if (callback) callback();
+    std::lock_guard lock(snapshot_mutex_);
+    latest_ = std::move(next);
 }
 
 }  // namespace grainlab::gui

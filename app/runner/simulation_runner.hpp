@@ -6,7 +6,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,8 +41,6 @@ public:
     std::shared_ptr<const Snapshot> latest() const;
     std::vector<RunnerMessage> takeMessages();
 
-    // Called on the worker thread after each publication; must only queue work elsewhere.
-    void setPublishedCallback(std::function<void()> callback);
     void setPublishInterval(std::chrono::milliseconds interval) { publish_interval_ms_ = interval.count(); }
 
 private:
@@ -65,7 +62,6 @@ private:
 
     mutable std::mutex snapshot_mutex_;
     std::shared_ptr<const Snapshot> latest_;
-    std::function<void()> published_callback_;
 
     std::mutex message_mutex_;
     std::vector<RunnerMessage> messages_;

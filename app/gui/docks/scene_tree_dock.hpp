@@ -14,7 +14,6 @@ class SceneTreeDock : public QDockWidget {
 public:
     explicit SceneTreeDock(QWidget* parent = nullptr);
     void showScene(const Scene& scene, std::size_t body_count);
-    QTreeWidget* tree() const { return tree_; }
 
 private:
     QTreeWidget* tree_;

@@ -131,7 +131,6 @@ void ParticleLayer::update(const Snapshot& snapshot) {
     polyhedra_->update(f, values);
     if (mode_ != ColourMode::BodyId) low = 0.0;
     if (high <= low) high = low + 1.0;
-    range_max_ = high;
     lut_->SetTableRange(low, high);
     scalar_bar_->SetTitle(colourModeTitle(mode_).c_str());
     points_->SetPoints(points);

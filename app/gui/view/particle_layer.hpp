@@ -34,12 +34,10 @@ public:
     void setScalarBarVisible(bool visible);
     void setOpacity(double opacity);
     void setHighlighted(std::int64_t body_id) { highlighted_ = body_id; }
-    double colourMax() const { return range_max_; }
 
 private:
     ColourMode mode_ = ColourMode::Speed;
     std::int64_t highlighted_ = -1;
-    double range_max_ = 1.0;
     vtkNew<vtkPolyData> points_;
     vtkNew<vtkSphereSource> sphere_;
     vtkNew<vtkGlyph3DMapper> mapper_;
