@@ -31,11 +31,20 @@ double headlessStepsPerSecond(const Scene& scene, const PluginRegistry& registry
     return steps / (clock.nsecsElapsed() * 1e-9);
 }
 
-// Times from posting a mouse event to its delivery (the window was busy meanwhile) and to the end
-// of the repaint it causes.
+// A person dragging the view with the left button: times from posting each move to its delivery
+// (the window was busy meanwhile) and to the end of the repaint it causes.
 class InputProbe : public QObject {
 public:
-    explicit InputProbe(SceneView* view) : view_(view) { view_->installEventFilter(this); }
+    explicit InputProbe(SceneView* view) : view_(view) {
+        view_->installEventFilter(this);
+        post(QEvent::MouseButtonPress, Qt::LeftButton);
+    }
+    ~InputProbe() override { post(QEvent::MouseButtonRelease, Qt::NoButton); }
+    void post(QEvent::Type type, Qt::MouseButtons buttons) {
+        const QPointF at(view_->width() / 2.0, view_->height() / 2.0);
+        QCoreApplication::postEvent(view_, new QMouseEvent(type, at, view_->mapToGlobal(at), Qt::LeftButton, buttons,
+                                                           Qt::NoModifier));
+    }
     void poke() {
         posted_.restart();
         waiting_paint_ = true;
@@ -66,6 +75,34 @@ private:
     int pokes_ = 0;
 };
 
+// Milliseconds per redraw of the view as it is, averaged over a few.
+double renderMilliseconds(SceneView* view) {
+    view->renderImage();
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < 3; ++i) view->renderImage();
+    return clock.nsecsElapsed() * 1e-6 / 3;
+}
+
+// The redraw cost at rest and while the camera moves (the first snapshot after the warm-up).
+void printRenderCost(MainWindow& window) {
+    SceneView* view = window.view();
+    const double full = renderMilliseconds(view);
+    const QPointF at(view->width() / 2.0, view->height() / 2.0);
+    const auto send = [&](QEvent::Type type, QPointF where, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, where, view->mapToGlobal(where), Qt::LeftButton, buttons, Qt::NoModifier);
+        QCoreApplication::sendEvent(view, &event);
+    };
+    send(QEvent::MouseButtonPress, at, Qt::LeftButton);
+    send(QEvent::MouseMove, at + QPointF(5, 0), Qt::LeftButton);
+    const double moving = renderMilliseconds(view);
+    const bool draft = view->drawingDraft();
+    send(QEvent::MouseMove, at, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, at, Qt::NoButton);
+    std::printf("view %dx%d: full redraw %.1f ms, while the camera moves %.1f ms (%s)\n", view->width(), view->height(),
+                full, moving, draft ? "draft" : "full");
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0.0;
     std::sort(v.begin(), v.end());
@@ -89,13 +126,13 @@ int main(int argc, char** argv) {
     if (!QTest::qWaitForWindowExposed(&window)) return 1;
     const Scene scene = readSceneFile(scene_path.toStdString());
     std::printf("scene %s, %ld warm-up steps, %ld measured steps, %d rounds\n", qPrintable(scene_path), warmup, steps, rounds);
-    std::printf("round  headless steps/s  window steps/s  ratio  input delivered p50/p95/max ms  view repainted p50/p95/max ms\n");
     for (int round = 0; round < rounds; ++round) {
         const double headless = headlessStepsPerSecond(scene, window.registry(), warmup, steps);
 
         if (!window.openScene(scene_path)) return 1;
         window.step(warmup);
         if (!testing::waitForStep(window, warmup, 600000)) return 1;
+        if (round == 0) printRenderCost(window);
         InputProbe probe(window.view());
         QTimer poker;
         QObject::connect(&poker, &QTimer::timeout, [&] { probe.poke(); });
@@ -104,6 +141,8 @@ int main(int argc, char** argv) {
         clock.start();
         long start_step = -1, end_step = -1;
         double start_s = 0, end_s = 0;
+        if (round == 0)
+            std::printf("round  headless steps/s  window steps/s  ratio  drag delivered p50/p95/max ms  view repainted p50/p95/max ms\n");
         poker.start(100);  // a person dragging the view: one move every 100 ms
         while (end_step < 0) {
             QTest::qWait(5);

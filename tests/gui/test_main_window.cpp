@@ -88,7 +88,7 @@ private slots:
     void swapPluginsWhileRunning() {
         auto window = openWindow(examplePath("pile.json"));
         QVERIFY(window);
-        window->setRealTimeFactor(0.01);  // 200 steps/s: the swaps land well inside the free fall
+        window->setRealTimeFactor(0.005);  // 100 steps/s: the swaps land well inside the free fall
         window->run();
         long seen = 0;
         for (int swap = 0; swap < 6; ++swap) {
@@ -131,6 +131,48 @@ private slots:
         std::size_t nearest = 0;
         for (std::size_t i = 0; i < f.position.size(); ++i)
             if ((f.position[i] - eye).norm() - f.radius[i] < (f.position[nearest] - eye).norm() - f.radius[nearest]) nearest = i;
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->widgetPosition(f.position[nearest]));
+        QCOMPARE(window->inspectorDock()->inspected(), f.id[nearest]);
+    }
+
+    // Rotating the view while the engine runs: the drag orbits the camera (0.4 degree per pixel),
+    // is drawn as a draft while it lasts, and a click afterwards still picks the bead nearest the
+    // new eye (ray geometry, as above).
+    void rotateThenPickWhileRunning() {
+        auto window = openWindow(examplePath("pile.json"));
+        QVERIFY(window);
+        SceneView* view = window->view();
+        view->setDraftAboveMilliseconds(0.0);  // draft even for this small scene
+        window->step(10);
+        QVERIFY(waitForStep(*window, 10));
+        window->run();
+        view->renderImage();
+        const Vec3 eye_before = view->cameraPosition();
+        const QPoint start(view->width() / 2, view->height() / 2);
+        const auto send = [&](QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+            QMouseEvent event(type, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::LeftButton, buttons, Qt::NoModifier);
+            QCoreApplication::sendEvent(view, &event);
+        };
+        send(QEvent::MouseButtonPress, start, Qt::LeftButton);
+        for (int dx = 10; dx <= 100; dx += 10) send(QEvent::MouseMove, start + QPoint(dx, 0), Qt::LeftButton);
+        QVERIFY(view->drawingDraft());
+        QTest::qWait(50);  // snapshots keep arriving mid-drag
+        send(QEvent::MouseButtonRelease, start + QPoint(100, 0), Qt::NoButton);
+        QVERIFY(!view->drawingDraft());
+        window->pause();
+        QVERIFY(waitForStep(*window, 11));
+        // An orbit: the eye turned by a visible angle at the same distance from the focal point.
+        const Vec3 eye_after = view->cameraPosition();
+        const Vec3 focal = view->cameraFocalPoint();
+        QVERIFY(std::abs((eye_after - focal).norm() - (eye_before - focal).norm()) < 1e-9 * (eye_before - focal).norm());
+        QVERIFY((eye_after - focal).normalized().dot((eye_before - focal).normalized()) < std::cos(20.0 * kPi / 180.0));
+
+        view->renderImage();
+        const Frame& f = window->shownSnapshot()->frame;
+        std::size_t nearest = 0;
+        for (std::size_t i = 0; i < f.position.size(); ++i)
+            if ((f.position[i] - eye_after).norm() - f.radius[i] < (f.position[nearest] - eye_after).norm() - f.radius[nearest])
+                nearest = i;
         QTest::mouseClick(view, Qt::LeftButton, {}, view->widgetPosition(f.position[nearest]));
         QCOMPARE(window->inspectorDock()->inspected(), f.id[nearest]);
     }

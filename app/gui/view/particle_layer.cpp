@@ -56,7 +56,14 @@ ParticleLayer::ParticleLayer(vtkRenderer* renderer) {
                                    "float shade = sqrt(1.0 - dist);\n"
                                    "ambientColor *= shade;\n"
                                    "diffuseColor *= shade;\n");
+    draft_points_->SetInputData(points_);
+    draft_points_->SetScaleFactor(0.0);  // plain points
+    draft_points_->SetLookupTable(lut_);
+    draft_points_->SetScalarModeToUsePointFieldData();
+    draft_points_->SelectColorArray("value");
+    draft_points_->SetUseLookupTableScalarRange(true);
     actor_->SetMapper(mapper_);
+    actor_->GetProperty()->SetPointSize(3.0);
     actor_->GetProperty()->SetSpecular(0.3);
     actor_->GetProperty()->SetSpecularPower(20);
     renderer->AddActor(actor_);
@@ -98,11 +105,22 @@ void ParticleLayer::setOpacity(double opacity) {
     polyhedra_->setOpacity(opacity);
 }
 
+void ParticleLayer::setDraft(bool draft) {
+    draft_ = draft;
+    chooseMapper();
+}
+
+void ParticleLayer::chooseMapper() {
+    if (draft_) actor_->SetMapper(draft_points_);
+    else if (spheres_ > kImpostorThreshold) actor_->SetMapper(impostors_);
+    else actor_->SetMapper(mapper_);
+}
+
 void ParticleLayer::update(const Snapshot& snapshot) {
     const Frame& f = snapshot.frame;
     const auto n = static_cast<vtkIdType>(f.position.size());
-    if (f.position.size() > kImpostorThreshold) actor_->SetMapper(impostors_);
-    else actor_->SetMapper(mapper_);
+    spheres_ = f.position.size();
+    chooseMapper();
     // Fewer facets for large scenes: rendering cost grows with triangles, not with particles.
     const int resolution = n < 500 ? 16 : n < 5000 ? 10 : n < 50000 ? 8 : 6;
     if (sphere_->GetThetaResolution() != resolution) {

@@ -34,14 +34,21 @@ public:
     void setScalarBarVisible(bool visible);
     void setOpacity(double opacity);
     void setHighlighted(std::int64_t body_id) { highlighted_ = body_id; }
+    // Draft: spheres as a few pixels each, for redraws while the camera moves (filling 50,000
+    // impostors costs most of a software-OpenGL frame, points almost nothing).
+    void setDraft(bool draft);
 
 private:
+    void chooseMapper();
+    bool draft_ = false;
+    std::size_t spheres_ = 0;
     ColourMode mode_ = ColourMode::Speed;
     std::int64_t highlighted_ = -1;
     vtkNew<vtkPolyData> points_;
     vtkNew<vtkSphereSource> sphere_;
     vtkNew<vtkGlyph3DMapper> mapper_;
     vtkNew<vtkPointGaussianMapper> impostors_;  // large scenes: one shaded quad per sphere
+    vtkNew<vtkPointGaussianMapper> draft_points_;
     vtkNew<vtkActor> actor_;
     vtkNew<vtkLookupTable> lut_;
     vtkNew<vtkScalarBarActor> scalar_bar_;

@@ -64,6 +64,11 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
     particles_ = std::make_unique<ParticleLayer>(renderer_);
     contacts_ = std::make_unique<ContactLayer>(overlay_renderer_);
     walls_ = std::make_unique<WallLayer>(renderer_);
+    settle_.setSingleShot(true);
+    settle_.setInterval(kSettleMilliseconds);
+    connect(&settle_, &QTimer::timeout, this, [this] {
+        if (dragging_ == Qt::NoButton) setDraft(false);
+    });
 }
 
 SceneView::~SceneView() = default;
@@ -176,6 +181,24 @@ void SceneView::render() {
     image_.setDevicePixelRatio(scale);
     stale_ = false;
     last_render_ms_ = clock.nsecsElapsed() * 1e-6;
+    if (!draft_) last_full_render_ms_ = last_render_ms_;
+}
+
+void SceneView::setDraft(bool draft) {
+    if (draft == draft_) return;
+    draft_ = draft;
+    particles_->setDraft(draft);
+    overlay_renderer_->SetDraw(!draft);
+    renderer_->SetUseDepthPeeling(!draft);
+    stale_ = true;
+    update();
+}
+
+void SceneView::cameraMoved() {
+    if (last_full_render_ms_ > draft_above_ms_) setDraft(true);
+    settle_.start();
+    stale_ = true;
+    update();
 }
 
 QImage SceneView::renderImage() {
@@ -223,6 +246,12 @@ Vec3 SceneView::cameraPosition() const {
     return Vec3(p[0], p[1], p[2]);
 }
 
+Vec3 SceneView::cameraFocalPoint() const {
+    double p[3];
+    renderer_->GetActiveCamera()->GetFocalPoint(p);
+    return Vec3(p[0], p[1], p[2]);
+}
+
 void SceneView::mousePressEvent(QMouseEvent* event) {
     dragging_ = event->button();
     press_at_ = last_at_ = event->position().toPoint();
@@ -254,8 +283,7 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
         camera->SetFocalPoint(new_focal.data());
         camera->SetPosition(new_position.data());
     }
-    stale_ = true;
-    update();
+    cameraMoved();
 }
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
@@ -266,12 +294,12 @@ void SceneView::mouseReleaseEvent(QMouseEvent* event) {
         emit bodyPicked(id);
     }
     dragging_ = Qt::NoButton;
+    setDraft(false);
 }
 
 void SceneView::wheelEvent(QWheelEvent* event) {
     renderer_->GetActiveCamera()->Dolly(std::pow(1.1, event->angleDelta().y() / 120.0));
-    stale_ = true;
-    update();
+    cameraMoved();
 }
 
 }  // namespace grainlab::gui

@@ -6,6 +6,7 @@
 
 #include <QImage>
 #include <QPoint>
+#include <QTimer>
 #include <QWidget>
 #include <vtkNew.h>
 
@@ -27,6 +28,11 @@ class SceneView : public QWidget {
     Q_OBJECT
 public:
     static constexpr double kTranslucent = 0.35;
+    // While the camera moves, a view whose full redraw takes longer than this is drawn as a draft
+    // (particles as points, no arrows, no depth peeling) and redrawn in full once it stops.
+    static constexpr double kDraftAboveMilliseconds = 50.0;
+    void setDraftAboveMilliseconds(double ms) { draft_above_ms_ = ms; }
+    static constexpr int kSettleMilliseconds = 250;  // after the last wheel turn
     explicit SceneView(QWidget* parent = nullptr);
     ~SceneView() override;
 
@@ -46,12 +52,15 @@ public:
 
     QImage renderImage();  // the view as it is now, rendered at the widget's size
     double lastRenderMilliseconds() const { return last_render_ms_; }
+    double lastFullRenderMilliseconds() const { return last_full_render_ms_; }
+    bool drawingDraft() const { return draft_; }
     std::size_t arrowsShown() const;
     // Picks the particle under a widget position (what a click does); -1: none.
     std::int64_t pickAt(const QPoint& position);
     // Where a world point appears in the widget, and where the camera is (for tests and tools).
     QPoint widgetPosition(const Vec3& world);
     Vec3 cameraPosition() const;
+    Vec3 cameraFocalPoint() const;
 
 signals:
     void bodyPicked(std::int64_t body_id);
@@ -67,6 +76,8 @@ private:
     void refreshLayers();
     void render();
     void syncAxesCamera();
+    void cameraMoved();  // marks the view stale, drawn as a draft while the motion lasts
+    void setDraft(bool draft);
 
     vtkNew<vtkRenderWindow> window_;
     vtkNew<vtkRenderer> renderer_;
@@ -81,6 +92,10 @@ private:
     QImage image_;
     bool stale_ = true;
     double last_render_ms_ = 0.0;
+    double last_full_render_ms_ = 0.0;
+    bool draft_ = false;
+    double draft_above_ms_ = kDraftAboveMilliseconds;
+    QTimer settle_;
     bool camera_placed_ = false;
     Qt::MouseButton dragging_ = Qt::NoButton;
     QPoint press_at_, last_at_;
