@@ -319,7 +319,7 @@ void MainWindow::refresh() {
     shown_ = snapshot;
     view_->showSnapshot(snapshot);
     histogram_->showSnapshot(*snapshot);
-    time_series_->showSnapshot(*snapshot);
+    time_series_->addSamples(runner_->takeSamples(), !snapshot->solver.empty());
     if (inspector_->inspected() >= 0) inspector_->showSnapshot(*snapshot);
     const EnergyRecord& e = snapshot->energy;
     time_text_ = tr("t = %1 s, step %2").arg(e.time, 0, 'f', 4).arg(e.step);

@@ -51,6 +51,18 @@ std::vector<RunnerMessage> SimulationRunner::takeMessages() {
     return std::exchange(messages_, {});
 }
 
+std::vector<EnergyRecord> SimulationRunner::takeSamples() {
+    std::lock_guard lock(sample_mutex_);
+    return std::exchange(samples_, {});
+}
+
+void SimulationRunner::sample(const EnergyRecord& record) {
+    if (record.step == last_sampled_step_) return;
+    last_sampled_step_ = record.step;
+    std::lock_guard lock(sample_mutex_);
+    samples_.push_back(record);
+}
+
 void SimulationRunner::say(RunnerMessage::Level level, std::string text) {
     std::lock_guard lock(message_mutex_);
     messages_.push_back({level, std::move(text)});
@@ -171,6 +183,7 @@ void SimulationRunner::stepOnce() {
     }
     stepping_seconds_ += secondsSince(start);
     if (pending_steps_ > 0) --pending_steps_;
+    if (simulation_->state().step % kSampleEvery == 0) sample(simulation_->energy());
     if (frame_due) writeFrame();
     const double time = simulation_->state().time;
     if (stop_time_ >= 0.0 && time >= stop_time_ - 0.5 * simulation_->scene().time_step) {
@@ -205,6 +218,7 @@ void SimulationRunner::publish() {
     auto next = std::make_shared<Snapshot>();
     next->frame = simulation_->frame();
     next->energy = simulation_->energy();
+    sample(next->energy);
     const State& state = simulation_->state();
     const double wall = secondsSince(last_publish_);
     const double stepping = stepping_seconds_ - wall_at_publish_;

@@ -40,6 +40,10 @@ public:
     // The newest snapshot (never null after construction). Holding it does not block the worker.
     std::shared_ptr<const Snapshot> latest() const;
     std::vector<RunnerMessage> takeMessages();
+    // Energy, contact count and solver residual every kSampleEvery steps (and at each publication)
+    // since the last call: the time series sees the whole run, not only the snapshots shown.
+    static constexpr long kSampleEvery = 10;
+    std::vector<EnergyRecord> takeSamples();
 
     void setPublishInterval(std::chrono::milliseconds interval) { publish_interval_ms_ = interval.count(); }
 
@@ -49,6 +53,7 @@ private:
     void stepOnce();
     void publish();
     void writeFrame();
+    void sample(const EnergyRecord& record);
     void say(RunnerMessage::Level level, std::string text);
 
     std::unique_ptr<Simulation> simulation_;  // touched by the worker only, after construction
@@ -65,6 +70,10 @@ private:
 
     std::mutex message_mutex_;
     std::vector<RunnerMessage> messages_;
+
+    std::mutex sample_mutex_;
+    std::vector<EnergyRecord> samples_;
+    long last_sampled_step_ = -1;  // worker only
 
     // Worker-only state.
     long pending_steps_ = 0;

@@ -64,10 +64,18 @@ private slots:
         window->step(600);  // t = 0.03 s; the lowest bead reaches the floor at about 0.064 s
         QVERIFY(waitForStep(*window, 600));
         checkFreeFall(*window->shownSnapshot());
+        // The time series follows the whole fall, sampled every few steps by the worker, not only
+        // at the snapshots shown: every point is on the free-fall curve 1/2 M g^2 t^2.
+        const auto fallen = window->shownSnapshot();
         const QList<QPointF> series = window->timeSeriesDock()->kineticEnergy();
-        QVERIFY(!series.isEmpty());
-        QCOMPARE(series.last().x(), window->shownSnapshot()->energy.time);
-        QCOMPARE(series.last().y(), window->shownSnapshot()->energy.kinetic + window->shownSnapshot()->energy.rotational);
+        QVERIFY(series.size() >= 600 / SimulationRunner::kSampleEvery);
+        QCOMPARE(series.last().x(), fallen->energy.time);
+        const double dt = fallen->energy.time / fallen->energy.step;
+        for (qsizetype i = 0; i < series.size(); ++i) {
+            const double t = series[i].x(), expected = 0.5 * totalMass(fallen->frame) * kG * kG * t * t;
+            QVERIFY(std::abs(series[i].y() - expected) <= 1e-9 * expected + 1e-15);
+            if (i > 0) QVERIFY(t - series[i - 1].x() <= (SimulationRunner::kSampleEvery + 0.5) * dt);
+        }
 
         window->step(5400);  // t = 0.3 s: the beads have landed
         QVERIFY(waitForStep(*window, 6000));
@@ -81,6 +89,32 @@ private slots:
         QCOMPARE(normal, static_cast<long>(landed->energy.contacts));
         QCOMPARE(tangential, static_cast<long>(landed->energy.contacts));
         QVERIFY(window->timeSeriesDock()->points() >= 2);
+    }
+
+    // A long run stays in view with a bounded number of points: samples of a free fall
+    // (KE = 1/2 m g^2 t^2, analytic) fed three times past the limit leave at most kMaxPoints
+    // points, from the first sample to the newest, each on the curve.
+    void timeSeriesKeepsWholeRun() {
+        TimeSeriesDock dock;
+        const double mass = 2.0, dt = 1e-4;
+        const long samples = 3 * TimeSeriesDock::kMaxPoints;
+        for (long chunk = 0; chunk < samples; chunk += 500) {
+            std::vector<EnergyRecord> records;
+            for (long k = chunk; k < chunk + 500; ++k) {
+                EnergyRecord e;
+                e.step = k * SimulationRunner::kSampleEvery;
+                e.time = e.step * dt;
+                e.kinetic = 0.5 * mass * kG * kG * e.time * e.time;
+                records.push_back(e);
+            }
+            dock.addSamples(records, false);
+        }
+        const QList<QPointF> series = dock.kineticEnergy();
+        QVERIFY(series.size() <= TimeSeriesDock::kMaxPoints);
+        QVERIFY(series.size() >= TimeSeriesDock::kMaxPoints / 2);
+        QCOMPARE(series.first().x(), 0.0);
+        QCOMPARE(series.last().x(), (samples - 1) * SimulationRunner::kSampleEvery * dt);
+        for (const QPointF& p : series) QVERIFY(std::abs(p.y() - 0.5 * mass * kG * kG * p.x() * p.x()) <= 1e-12 * p.y());
     }
 
     // Integrator, contact model and solver swapped back and forth while running: no state is lost,

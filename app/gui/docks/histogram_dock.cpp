@@ -98,8 +98,7 @@ void HistogramDock::redraw() {
     for (int c : histogram_.normal) most = std::max(most, c);
     for (int c : histogram_.tangential) most = std::max(most, c);
     force_axis_->setRange(0.0, histogram_.bin_width * kBins);
-    linear_counts_->setRange(0.0, std::max(most, 5) * 1.05);  // integer ticks even when nearly empty
-    linear_counts_->applyNiceNumbers();
+    roundAxis(linear_counts_, std::max(most, 5) * 1.05, 1.0);  // integer ticks even when nearly empty
     log_counts_->setRange(0.5, most * 2.0);
 }
 

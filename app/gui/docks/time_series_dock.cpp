@@ -13,18 +13,17 @@
 namespace grainlab::gui {
 namespace {
 
-constexpr int kMaxPoints = 4000;  // older points are dropped from the front
-
-void append(QLineSeries* series, double x, double y) {
-    if (series->count() >= kMaxPoints) series->removePoints(0, series->count() - kMaxPoints + 1);
-    series->append(x, y);
+void keepEveryOther(QLineSeries* series) {
+    QList<QPointF> kept;
+    const QList<QPointF> points = series->points();
+    for (qsizetype i = 0; i < points.size(); i += 2) kept.append(points[i]);
+    series->replace(kept);
 }
 
-void fitRange(QValueAxis* axis, const QLineSeries* series, double least_top) {
+void fitRange(QValueAxis* axis, const QLineSeries* series, double least_top, double least_step) {
     double top = 0.0;
     for (const QPointF& p : series->points()) top = std::max(top, p.y());
-    axis->setRange(0.0, std::max(top * 1.1, least_top));
-    axis->applyNiceNumbers();
+    roundAxis(axis, std::max(top * 1.05, least_top), least_step);
 }
 
 }  // namespace
@@ -80,20 +79,48 @@ void TimeSeriesDock::clear() {
     contacts_->clear();
     residual_->clear();
     last_time_ = -1.0;
+    stride_ = 1;
+    skipped_ = 0;
 }
 
-void TimeSeriesDock::showSnapshot(const Snapshot& snapshot) {
-    const double t = snapshot.energy.time;
-    if (t < last_time_) clear();  // a reset or a new scene
-    if (t == last_time_) return;
-    last_time_ = t;
-    append(kinetic_, t, snapshot.energy.kinetic + snapshot.energy.rotational);
-    append(contacts_, t, static_cast<double>(snapshot.energy.contacts));
-    const bool solving = !snapshot.solver.empty();
+void TimeSeriesDock::thin() {
+    keepEveryOther(kinetic_);
+    keepEveryOther(contacts_);
+    keepEveryOther(residual_);
+    stride_ *= 2;
+}
+
+void TimeSeriesDock::addSamples(const std::vector<EnergyRecord>& samples, bool solving) {
     residual_axis_->setVisible(solving);
     residual_->setVisible(solving);
-    if (solving && snapshot.solver_report.residual > 0.0) {
-        append(residual_, t, snapshot.solver_report.residual);
+    if (samples.empty()) return;
+    if (samples.front().time < last_time_) clear();  // a reset or a new scene
+    QList<QPointF> kinetic, contacts, residual;
+    for (const EnergyRecord& e : samples) {
+        if (e.time <= last_time_) continue;
+        // The newest sample is always shown, so the curve ends where the status bar is.
+        const bool newest = &e == &samples.back();
+        if (++skipped_ < stride_ && !newest) continue;
+        skipped_ = 0;
+        last_time_ = e.time;
+        kinetic.append({e.time, e.kinetic + e.rotational});
+        contacts.append({e.time, static_cast<double>(e.contacts)});
+        if (e.solver_residual > 0.0) residual.append({e.time, e.solver_residual});
+    }
+    kinetic_->append(kinetic);
+    contacts_->append(contacts);
+    residual_->append(residual);
+    while (kinetic_->count() > kMaxPoints) thin();
+    fitAxes();
+}
+
+void TimeSeriesDock::fitAxes() {
+    if (kinetic_->count() == 0) return;
+    const double start = kinetic_->at(0).x();
+    time_axis_->setRange(start, std::max(last_time_, start + 1e-12));
+    fitRange(energy_axis_, kinetic_, 1e-12, 0.0);
+    fitRange(contact_axis_, contacts_, 5.0, 1.0);  // integer ticks even with no contacts
+    if (residual_->count() > 0) {
         double low = 1.0, high = 1e-300;
         for (const QPointF& p : residual_->points()) {
             low = std::min(low, p.y());
@@ -101,9 +128,6 @@ void TimeSeriesDock::showSnapshot(const Snapshot& snapshot) {
         }
         residual_axis_->setRange(low / 2.0, high * 2.0);
     }
-    time_axis_->setRange(kinetic_->at(0).x(), std::max(t, kinetic_->at(0).x() + 1e-12));
-    fitRange(energy_axis_, kinetic_, 1e-12);
-    fitRange(contact_axis_, contacts_, 5.0);  // integer ticks even with no contacts
 }
 
 }  // namespace grainlab::gui

@@ -1,6 +1,7 @@
 #pragma once
 // Kinetic energy, contact count and (with a contact-dynamics solver) the solver's residual against
-// simulated time, one point per displayed snapshot.
+// simulated time, from the worker's samples (every few steps). The whole run stays in view: when a
+// curve reaches kMaxPoints, every other point is dropped and later samples are taken half as often.
 #include <QDockWidget>
 
 #include "runner/snapshot.hpp"
@@ -16,7 +17,8 @@ class TimeSeriesDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit TimeSeriesDock(QWidget* parent = nullptr);
-    void showSnapshot(const Snapshot& snapshot);
+    static constexpr int kMaxPoints = 4000;
+    void addSamples(const std::vector<EnergyRecord>& samples, bool solving);
     void clear();
     int points() const;
     QList<QPointF> kineticEnergy() const;  // (time, kinetic + rotational energy)
@@ -31,7 +33,11 @@ private:
     QValueAxis* time_axis_;
     QValueAxis* energy_axis_;
     QValueAxis* contact_axis_;
+    void thin();
+    void fitAxes();
     double last_time_ = -1.0;
+    long stride_ = 1;    // keep one sample in stride_
+    long skipped_ = 0;
 };
 
 }  // namespace grainlab::gui
