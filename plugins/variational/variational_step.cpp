@@ -10,6 +10,12 @@ namespace {
 constexpr int kMaxHalvings = 10;
 // Newton iterations after which contacts keep the spring on/off state they have (see springActive).
 constexpr int kLockAfter = 4;
+// Newton iterations after which each contact keeps the touching part of the step it has. Where a
+// contact grazes (little normal motion against much sliding) that part depends steeply on the normal
+// displacement, which S leaves out, and the iteration crawls (settling box at t_c/10: 4-5 iterations
+// per step late in the pour instead of 2). After the first update it is already as accurate as the
+// step needs (offset impact: energies change by 2e-6 relative).
+constexpr int kFreezeIntervalsAfter = 1;
 
 Eigen::Ref<const Vec3> seg(const Eigen::VectorXd& v, std::size_t body, int part) {
     return v.segment<3>(static_cast<Eigen::Index>(6 * body + 3 * part));
@@ -82,11 +88,21 @@ void VariationalStep::setUp(const StepContext& ctx) {
         terms_.push_back(c);
     }
     lock_.assign(terms_.size(), 0);
+    frozen_intervals_.clear();
 }
 
 ContactGeometry VariationalStep::geometry(const ContactTerm& c, const Vector& u, double fraction) const {
     if (c.wall) return wallGeometry(c, fraction * (seg(u, c.a, 0) - h_ * c.wall_velocity));
     return pairGeometry(c, c.offset + fraction * (seg(u, c.a, 0) - seg(u, c.b, 0)));
+}
+
+ActiveInterval VariationalStep::touchingPart(std::size_t t, const Vector& u) const {
+    return frozen_intervals_.empty() ? activeInterval(terms_[t], u) : frozen_intervals_[t];
+}
+
+void VariationalStep::freezeIntervals(const Vector& u) {
+    frozen_intervals_.resize(terms_.size());
+    for (std::size_t t = 0; t < terms_.size(); ++t) frozen_intervals_[t] = activeInterval(terms_[t], u);
 }
 
 ActiveInterval VariationalStep::activeInterval(const ContactTerm& c, const Vector& u) const {
@@ -113,7 +129,7 @@ void VariationalStep::forces(const Vector& u, double dashpot_fraction, const Vec
         const ContactTerm& c = terms_[t];
         const ContactGeometry g = geometry(c, u, settings_.alpha);
         const bool spring_on = springActive(g, lock_[t]);
-        const ActiveInterval touching = activeInterval(c, u);
+        const ActiveInterval touching = touchingPart(t, u);
         if (!spring_on && touching.length == 0.0) continue;
         const Vec3 spring = spring_on ? Vec3(c.law->kn * g.overlap * g.n) : Vec3::Zero();
         force_scale_ = std::max(force_scale_, spring.norm());
@@ -175,7 +191,7 @@ void VariationalStep::assemble(const Vector& u) {
         const ContactTerm& c = terms_[t];
         const ContactGeometry g = geometry(c, u, a);
         const bool spring_on = springActive(g, lock_[t]);
-        const ActiveInterval touching = activeInterval(c, u);
+        const ActiveInterval touching = touchingPart(t, u);
         if (!spring_on && touching.length == 0.0) continue;
         // The touching part's dependence on u is left out (quasi-Newton, as the velocity gradient).
         const ContactGeometry gd = geometry(c, u, touching.at(a));
@@ -234,6 +250,11 @@ StepReport VariationalStep::run(StepContext& ctx, const Settings& settings) {
     for (;;) {
         if (relative <= settings_.newton_tolerance || small_step) { report.converged = true; break; }
         if (report.newton_iterations == settings_.max_newton) break;
+        if (report.newton_iterations == kFreezeIntervalsAfter) {
+            freezeIntervals(u);
+            relative = residual(u, r);
+            if (relative <= settings_.newton_tolerance) { report.converged = true; break; }
+        }
         if (report.newton_iterations == kLockAfter) {
             lockActiveSet(u);
             relative = residual(u, r);

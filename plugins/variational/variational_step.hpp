@@ -11,7 +11,7 @@
 // S dq = R, S = M/h + h alpha (1-alpha) H + C/2, by conjugate gradients. The velocity-gradient of the
 // dashpots (non-symmetric, O(h) against M/h) and the dependence of the touching part on q are left
 // out of S, so for alpha > 0 the iteration is a quasi-Newton one; for alpha = 0 S is exact while no
-// contact starts or ends.
+// contact starts or ends. The touching parts are taken from the first Newton update and kept.
 #include <Eigen/Sparse>
 #include <vector>
 
@@ -62,6 +62,8 @@ private:
     void assemble(const Vector& u);  // S at u
     ContactGeometry geometry(const ContactTerm& c, const Vector& u, double fraction) const;
     ActiveInterval activeInterval(const ContactTerm& c, const Vector& u) const;
+    ActiveInterval touchingPart(std::size_t term, const Vector& u) const;  // frozen once set
+    void freezeIntervals(const Vector& u);
     void lockActiveSet(const Vector& u);
     void writeBack(Bodies& bodies, const Vector& u, const Vector& momentum) const;
 
@@ -70,7 +72,8 @@ private:
     Vec3 gravity_ = Vec3::Zero();
     std::vector<LinearSpringDashpot> laws_;   // per material pair
     std::vector<ContactTerm> terms_;
-    std::vector<std::int8_t> lock_;           // per term: 0 free, +1 dashpot locked on, -1 off
+    std::vector<std::int8_t> lock_;           // per term: 0 free, +1 spring locked on, -1 off
+    std::vector<ActiveInterval> frozen_intervals_;  // per term once frozen; empty before
     std::vector<std::uint8_t> free_;
     Vector mass_, p0_, guess_velocity_;
     Vector conservative_, damping_;           // of the last residual evaluation
