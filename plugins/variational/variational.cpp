@@ -67,7 +67,7 @@ public:
             {"cg_iterations_per_step_max", double(cg_max_), "CG iterations per step, largest"},
             {"steps_not_converged", double(not_converged_), "steps that hit max_newton before the tolerance"},
             {"steps_with_locked_contacts", double(locked_),
-             "steps whose contact on/off states were locked after 4 Newton iterations to converge"},
+             "steps whose contact springs' on/off states were locked after 4 Newton iterations to converge"},
             {"line_search_halvings", double(backtracks_), "halvings of Newton updates by the line search"},
             {"coulomb_limit_exceeded", double(coulomb_exceeded_),
              "contact-steps where the viscous tangential force exceeded friction |F_n| (no Coulomb cap is applied)"},
