@@ -37,17 +37,18 @@ Scene slidingCubes(int threads = 2) {
     settings.mu_d = 0.4;
     Scene scene = test::polyhedronScene("cube.stl", settings.side, settings);
     scene.threads = threads;
-    const double h = 0.05 + 0.0098;  // lowest face just inside the skin (0.001)
+    const double gap = 0.00099;  // just inside the skin (0.001): the springs act from the first step
+    const double z = 0.05 + gap;  // half the side above the ground
     const auto turned = [](double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); };
     auto add = [&](const Vec3& x, const Quat& q, const Vec3& v) {
         BodySpec b = test::polyhedralBody(x, q);
         b.velocity = v;
         scene.bodies.push_back(b);
     };
-    add(Vec3(0, 0, h - 0.0088), Quat::Identity(), Vec3(0.05, 0, 0));
-    add(Vec3(0.3, 0, h - 0.0088), turned(0.2), Vec3(-0.04, 0.02, 0));
-    add(Vec3(0.3, 0, 2 * (h - 0.0088) + 0.05), Quat::Identity(), Vec3(-0.01, 0.03, 0));
-    add(Vec3(-0.3, 0.2, h - 0.0088), turned(-0.5), Vec3(0, -0.06, 0));
+    add(Vec3(0, 0, z), Quat::Identity(), Vec3(0.05, 0, 0));
+    add(Vec3(0.3, 0, z), turned(0.2), Vec3(-0.04, 0.02, 0));
+    add(Vec3(0.3, 0, z + 0.1 + gap), Quat::Identity(), Vec3(-0.01, 0.03, 0));
+    add(Vec3(-0.3, 0.2, z), turned(-0.5), Vec3(0, -0.06, 0));
     return scene;
 }
 
