@@ -23,7 +23,7 @@ inline std::map<std::string, std::string> attributes(const std::string& text) {
 // --- Minimal reader for the PolyData files written with raw appended data -------------------
 
 struct VtpArray {
-    std::string section;  // PointData, CellData, FieldData, Points, Verts, Lines
+    std::string section;  // PointData, CellData, FieldData, Points, Verts, Lines, Polys
     std::string name, type;
     int components = 1;
     std::uint64_t tuples = 0;  // as declared in the header
@@ -122,7 +122,8 @@ inline std::size_t typeSize(const std::string& type) {
 }
 
 // Every block sits where its offset says, blocks follow each other with no gap and the last
-// one ends the data; each holds exactly tuples x components values of its type (lines: 2 points).
+// one ends the data; each holds exactly tuples x components values of its type (lines: 2 points;
+// polygons: as many as their offsets say).
 inline void checkLayout(const VtpFile& file) {
     std::vector<const VtpArray*> by_offset;
     for (const VtpArray& a : file.arrays) by_offset.push_back(&a);
@@ -136,10 +137,16 @@ inline void checkLayout(const VtpFile& file) {
         if (a->section == "Points" || a->section == "PointData")
             tuples = file.count("NumberOfPoints");
         if (a->section == "CellData")
-            tuples = file.count("NumberOfVerts") + file.count("NumberOfLines");
+            tuples = file.count("NumberOfVerts") + file.count("NumberOfLines") + file.count("NumberOfPolys");
         if (a->section == "Verts") tuples = file.count("NumberOfVerts");
         if (a->section == "Lines")
             tuples = file.count("NumberOfLines") * (a->name == "connectivity" ? 2 : 1);
+        if (a->section == "Polys") {
+            // Polygons may differ in size: the connectivity ends where the last offset says.
+            const auto offsets = file.values<std::int64_t>("Polys", "offsets");
+            tuples = a->name == "offsets" ? file.count("NumberOfPolys")
+                                          : (offsets.empty() ? 0 : static_cast<std::size_t>(offsets.back()));
+        }
         const std::uint64_t bytes = file.blockBytes(*a);
         INFO(a->section << "/" << a->name);
         CHECK(bytes == tuples * static_cast<std::size_t>(a->components) * typeSize(a->type));

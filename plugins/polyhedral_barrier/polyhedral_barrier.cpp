@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "barrier_law.hpp"
 #include "grainlab/plugin/abi.h"
@@ -13,8 +14,21 @@
 namespace {
 using namespace grainlab;
 
-// History per contact: elastic slip gt (3), stick flag (1), normal of the last step (3).
-constexpr std::size_t kHistory = 7;
+// History per contact: elastic slip gt (3), stick flag (1), normal of the last step (3), and the
+// last evaluation's damping force along n (1) and tangential force (3), for the dissipated work.
+constexpr std::size_t kHistory = 11;
+
+// Work of a contact's non-conservative force over the step that just ended. An explicit step
+// applies the force of each evaluation over half the step before it and half the step after it
+// (velocity Verlet's two half kicks; semi-implicit Euler likewise, as F_k (x_{k+1} - x_{k-1}) / 2),
+// so the motion of the step just taken, rate * dt, was driven by the mean of the previous and the
+// current force. Crediting the current force alone (with the velocity it was computed from) reads
+// the dissipation high by about zeta omega dt per contact: 4% and more in damped piles.
+template <class Force, class Rate>
+double stepWork(const Force& previous, const Force& current, const Rate& rate, double dt) {
+    if constexpr (std::is_same_v<Force, double>) return 0.5 * (previous + current) * rate * dt;
+    else return 0.5 * (previous + current).dot(rate) * dt;
+}
 
 struct BarrierLaw {
     barrier::NormalLaw normal;
@@ -32,11 +46,16 @@ struct BarrierLaw {
         const double f_n = std::max(0.0, fe_n - c_n * kin.normal_rate);
         out.normal_force = f_n;
         out.elastic_energy = normal.energy(g);
-        out.dissipated = (fe_n - f_n) * kin.normal_rate * kin.dt;
+        // The damping part of the force (clipping included) takes this work from the bodies.
+        out.dissipated = -stepWork(h[7], f_n - fe_n, kin.normal_rate, kin.dt);
+        h[7] = f_n - fe_n;
 
         const double ms = mu_s >= 0.0 ? mu_s : kin.properties->friction;
         const double md = mu_d >= 0.0 ? mu_d : ms;
-        if (eps_t <= 0.0 || ms <= 0.0) return;
+        if (eps_t <= 0.0 || ms <= 0.0) {
+            std::fill(h + 8, h + kHistory, 0.0);
+            return;
+        }
         // Slip: last step's elastic slip turned with the contact frame, plus this step's increment.
         const Vec3 n = kin.normal;
         Vec3 gt(h[0], h[1], h[2]);
@@ -66,10 +85,12 @@ struct BarrierLaw {
         out.tangential_force = -ft;
         const double energy_after = 0.5 * eps_t * gt.squaredNorm();
         out.elastic_energy += energy_after;
-        out.dissipated += ft.dot(kin.slip_velocity) * kin.dt - (energy_after - energy_before);
+        // What the friction force took from the bodies, less what the spring stored.
+        out.dissipated += stepWork(Vec3(h[8], h[9], h[10]), ft, kin.slip_velocity, kin.dt) - (energy_after - energy_before);
         h[0] = gt.x(); h[1] = gt.y(); h[2] = gt.z();
         h[3] = stick ? 0.0 : 1.0;
         h[4] = n.x(); h[5] = n.y(); h[6] = n.z();
+        h[8] = ft.x(); h[9] = ft.y(); h[10] = ft.z();
     }
 };
 

@@ -220,6 +220,69 @@ void readMeshes(const sections::Reader& r, Scene& scene, const std::string& file
     }
 }
 
+// Feature contacts (State::polyhedral): ids as i64 sextuples (body a, body b or -1 - wall, b's
+// material, pair type, feature a, feature b), geometry as 13 doubles (point a, point b, normal,
+// gap, wall velocity), and the contact model's history per contact.
+constexpr std::size_t kFeatureIds = 6, kFeatureGeometry = 13;
+
+void addFeatureContacts(sections::Writer& w, const PolyhedralContactList& list) {
+    const auto& pc = list.contacts;
+    w.add("polyhedral/contact_ids", flatten<std::int64_t, kFeatureIds>(pc.size(), [&](std::size_t c) {
+              const FeatureContact& g = pc[c].geometry;
+              return std::array<std::int64_t, kFeatureIds>{pc[c].body_a, pc[c].body_b, pc[c].material_b,
+                                                           static_cast<std::int64_t>(g.type), g.feature_a, g.feature_b};
+          }));
+    w.add("polyhedral/contact_geometry", flatten<double, kFeatureGeometry>(pc.size(), [&](std::size_t c) {
+              const FeatureContact& g = pc[c].geometry;
+              const Vec3& v = pc[c].wall_velocity;
+              return std::array<double, kFeatureGeometry>{g.point_a.x(), g.point_a.y(), g.point_a.z(), g.point_b.x(),
+                                                          g.point_b.y(), g.point_b.z(), g.normal.x(),  g.normal.y(),
+                                                          g.normal.z(),  g.gap,         v.x(),         v.y(), v.z()};
+          }));
+    w.add("polyhedral/history", list.history);
+}
+
+PolyhedralContactList readFeatureContacts(const sections::Reader& r, const Header& h, std::size_t bodies,
+                                          std::size_t materials, const std::string& file) {
+    PolyhedralContactList list;
+    list.history_size = static_cast<std::size_t>(h.integer("/polyhedral/history_size"));
+    list.flipped = static_cast<std::size_t>(h.integer("/polyhedral/flipped"));
+    const std::vector<std::int64_t> ids = r.get<std::int64_t>("polyhedral/contact_ids");
+    if (ids.size() % kFeatureIds != 0)
+        throw InputError(file, "polyhedral/contact_ids", "expected " + std::to_string(kFeatureIds) + " values per contact");
+    const std::size_t m = ids.size() / kFeatureIds;
+    if (list.history_size > 1024) throw InputError(file, "/polyhedral/history_size", "implausibly large (over 1024)");
+    const std::vector<double> g = r.get<double>("polyhedral/contact_geometry", static_cast<std::int64_t>(kFeatureGeometry * m));
+    list.history = r.get<double>("polyhedral/history", static_cast<std::int64_t>(list.history_size * m));
+    const auto n = static_cast<std::int64_t>(bodies);
+    constexpr std::int64_t kFeatureLimit = std::numeric_limits<std::uint32_t>::max();
+    list.contacts.resize(m);
+    for (std::size_t c = 0; c < m; ++c) {
+        const std::int64_t* id = ids.data() + kFeatureIds * c;
+        if (id[0] < 0 || id[0] >= n || id[1] >= n || id[1] < -kFeatureLimit)
+            throw InputError(file, "polyhedral/contact_ids", "a feature contact names a body that does not exist");
+        if (id[2] < 0 || id[2] >= static_cast<std::int64_t>(materials))
+            throw InputError(file, "polyhedral/contact_ids", "a feature contact names a material that does not exist");
+        if (id[3] < 0 || id[3] > static_cast<std::int64_t>(FeaturePair::VertexVertex) || id[4] < 0 || id[4] > kFeatureLimit ||
+            id[5] < 0 || id[5] > kFeatureLimit)
+            throw InputError(file, "polyhedral/contact_ids", "a feature contact has an unknown pair type or feature");
+        PolyhedralContact& pc = list.contacts[c];
+        pc.body_a = static_cast<std::uint32_t>(id[0]);
+        pc.body_b = id[1];
+        pc.material_b = static_cast<std::uint32_t>(id[2]);
+        pc.geometry.type = static_cast<FeaturePair>(id[3]);
+        pc.geometry.feature_a = static_cast<std::uint32_t>(id[4]);
+        pc.geometry.feature_b = static_cast<std::uint32_t>(id[5]);
+        const double* x = g.data() + kFeatureGeometry * c;
+        pc.geometry.point_a = Vec3(x[0], x[1], x[2]);
+        pc.geometry.point_b = Vec3(x[3], x[4], x[5]);
+        pc.geometry.normal = Vec3(x[6], x[7], x[8]);
+        pc.geometry.gap = x[9];
+        pc.wall_velocity = Vec3(x[10], x[11], x[12]);
+    }
+    return list;
+}
+
 }  // namespace
 
 void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, const OutputProgress& output) {
@@ -282,6 +345,7 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
               return std::array<std::int64_t, 3>{key.a, key.b, key.feature};
           }));
     w.addVectors("solver/impulses", extras.warm_start_impulses);
+    addFeatureContacts(w, s.polyhedral);
     // Doubles go in binary so the restart starts from exactly the same bits.
     w.add("state/scalars", std::vector<double>{s.time, s.dissipated, s.elastic});
     addFrames(w, "particle_frames", output.particle_frames);
@@ -299,6 +363,7 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
                    {"threads", sim.threads()},
                    {"forces_current", extras.forces_current},
                    {"neighbors", {{"history_size", s.pairs.history_size}, {"builds", s.pairs.builds}}},
+                   {"polyhedral", {{"history_size", s.polyhedral.history_size}, {"flipped", s.polyhedral.flipped}}},
                    {"output", nlohmann::ordered_json(progressJson(output))},
                    {"sections", nlohmann::ordered_json(w.table())}};
     const std::string text = header.dump(1, ' ', false, json::error_handler_t::replace);
@@ -376,6 +441,11 @@ Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file) {
         }
         c.extras.warm_start_impulses =
             r.vectors("solver/impulses", static_cast<std::int64_t>(c.extras.warm_start_keys.size()));
+    }
+    // Feature contacts of polyhedra: required from version 2; version 1 files resume without them.
+    if (version >= 2) {
+        c.state.polyhedral = readFeatureContacts(r, h, c.state.bodies.size(), c.scene.materials.size(), file);
+        c.extras.feature_contacts_saved = true;
     }
     c.output = readProgress(h, r, file);
     return c;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "grainlab/geometry/polyhedron.hpp"
+
 namespace grainlab {
 namespace {
 
@@ -97,7 +99,7 @@ private:
 };
 
 void beginPolyData(VtpBuilder& vtp, double time, std::size_t points, std::size_t verts,
-                   std::size_t lines) {
+                   std::size_t lines, std::size_t polys = 0) {
     vtp.line(0, "<?xml version=\"1.0\"?>");
     vtp.line(0, std::string("<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"") +
                     kByteOrder + "\" header_type=\"UInt64\">");
@@ -108,7 +110,7 @@ void beginPolyData(VtpBuilder& vtp, double time, std::size_t points, std::size_t
     vtp.line(2, "</FieldData>");
     vtp.line(2, "<Piece NumberOfPoints=\"" + std::to_string(points) + "\" NumberOfVerts=\"" +
                     std::to_string(verts) + "\" NumberOfLines=\"" + std::to_string(lines) +
-                    "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">");
+                    "\" NumberOfStrips=\"0\" NumberOfPolys=\"" + std::to_string(polys) + "\">");
 }
 
 void endPolyData(VtpBuilder& vtp) {
@@ -128,16 +130,6 @@ void cellArrays(VtpBuilder& vtp, std::size_t cells, std::size_t points_per_cell)
 
 std::array<double, 3> components(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
-template <class T>
-void scalars(VtpBuilder& vtp, std::string_view name, const std::vector<T>& values) {
-    vtp.array<T, 1>(4, name, values.size(), [&](std::size_t i) { return std::array{values[i]}; });
-}
-
-void vectors(VtpBuilder& vtp, std::string_view name, const std::vector<Vec3>& values) {
-    vtp.array<double, 3>(4, name, values.size(),
-                         [&](std::size_t i) { return components(values[i]); });
-}
-
 // A per-particle array must have one entry per particle; empty means "not recorded".
 template <class T>
 bool present(const std::vector<T>& values, std::size_t particles, const char* name) {
@@ -148,41 +140,117 @@ bool present(const std::vector<T>& values, std::size_t particles, const char* na
                                 std::to_string(particles) + " particles");
 }
 
+// Which body each point belongs to and where it is: a sphere is its centre, a polyhedron its
+// body-frame mesh turned by the body's orientation and moved to its position. Without polyhedra
+// point p is particle p, and nothing is copied (frames of 1e6 particles are hundreds of MB).
+class ParticlePoints {
+public:
+    explicit ParticlePoints(const Frame& frame);
+    std::size_t size() const { return spheres_only_ ? frame_.position.size() : owner_.size(); }
+    std::size_t owner(std::size_t p) const { return spheres_only_ ? p : owner_[p]; }
+    const Vec3& position(std::size_t p) const { return spheres_only_ ? frame_.position[p] : position_[p]; }
+    bool spheresOnly() const { return spheres_only_; }
+    bool polyhedral(std::size_t body) const { return !spheres_only_ && frame_.polyhedra[frame_.shape[body]]; }
+    std::vector<std::int64_t> vert_points, triangle_points;  // cell connectivity (with polyhedra)
+
+private:
+    const Frame& frame_;
+    bool spheres_only_;
+    std::vector<std::size_t> owner_;
+    std::vector<Vec3> position_;
+};
+
+ParticlePoints::ParticlePoints(const Frame& frame) : frame_(frame), spheres_only_(frame.polyhedra.empty()) {
+    if (spheres_only_) return;
+    const std::size_t n = frame.position.size();
+    if (frame.shape.size() != n || frame.orientation.size() != n)
+        throw std::invalid_argument("Frame shape and orientation need one entry per particle to place polyhedra (" +
+                                    std::to_string(n) + " particles)");
+    for (std::size_t i = 0; i < n; ++i) {
+        if (frame.shape[i] >= frame.polyhedra.size())
+            throw std::invalid_argument("Frame shape " + std::to_string(frame.shape[i]) + " of particle " +
+                                        std::to_string(i) + " has no entry in polyhedra");
+        const auto first = static_cast<std::int64_t>(owner_.size());
+        const Polyhedron* shape = frame.polyhedra[frame.shape[i]].get();
+        if (!shape) {
+            vert_points.push_back(first);
+            owner_.push_back(i);
+            position_.push_back(frame.position[i]);
+            continue;
+        }
+        for (const Vec3& v : shape->features.vertices) {
+            owner_.push_back(i);
+            position_.push_back(frame.orientation[i] * v + frame.position[i]);
+        }
+        for (const auto& t : shape->features.triangles)
+            for (const std::uint32_t v : t) triangle_points.push_back(first + v);
+    }
+}
+
+void connectivity(VtpBuilder& vtp, const std::vector<std::int64_t>& points, std::size_t points_per_cell) {
+    vtp.array<std::int64_t, 1>(4, "connectivity", points.size(), [&](std::size_t k) { return std::array{points[k]}; });
+    vtp.array<std::int64_t, 1>(4, "offsets", points.size() / points_per_cell, [&](std::size_t c) {
+        return std::array{static_cast<std::int64_t>((c + 1) * points_per_cell)};
+    });
+}
+
 }  // namespace
 
 std::string encodeParticlesVtp(const Frame& frame) {
     const std::size_t n = frame.position.size();
-    // Bytes of each array below, for one particle: the buffer is then allocated once.
-    constexpr std::size_t kBytesPerParticle = 8 + 8 + 4 + 24 + 8 + 24 + 24 + 32 + 24 + 8 + 8;
-    VtpBuilder vtp(n * kBytesPerParticle + 16 * 8);
-    beginPolyData(vtp, frame.time, n, n, 0);
+    const ParticlePoints pts(frame);
+    const std::size_t m = pts.size();
+    const std::size_t verts = pts.spheresOnly() ? n : pts.vert_points.size();
+    const std::size_t triangles = pts.triangle_points.size() / 3;
+    // Bytes of each array below, per point and per cell: the buffer is then allocated once.
+    constexpr std::size_t kBytesPerPoint = 8 + 8 + 4 + 4 + 24 + 8 + 24 + 24 + 32 + 24;
+    VtpBuilder vtp(m * kBytesPerPoint + 16 * verts + 32 * triangles + 16 * 8);
+    beginPolyData(vtp, frame.time, m, verts, 0, triangles);
 
+    // Every point carries its body's values, so ParaView colours a polyhedron by its body's id or
+    // speed; radius 0 marks surface points, so glyphs scaled by radius draw the spheres only.
     vtp.line(3, "<PointData>");
-    if (present(frame.id, n, "id")) scalars(vtp, "id", frame.id);
-    if (present(frame.radius, n, "radius")) scalars(vtp, "radius", frame.radius);
-    if (present(frame.material, n, "material")) scalars(vtp, "material", frame.material);
+    auto per_point = [&](std::string_view name, const auto& values) {
+        using T = typename std::decay_t<decltype(values)>::value_type;
+        if constexpr (std::is_same_v<T, Vec3>)
+            vtp.array<double, 3>(4, name, m, [&](std::size_t p) { return components(values[pts.owner(p)]); });
+        else
+            vtp.array<T, 1>(4, name, m, [&](std::size_t p) { return std::array{values[pts.owner(p)]}; });
+    };
+    if (present(frame.id, n, "id")) per_point("id", frame.id);
+    if (present(frame.radius, n, "radius"))
+        vtp.array<double, 1>(4, "radius", m, [&](std::size_t p) {
+            const std::size_t i = pts.owner(p);
+            return std::array{pts.polyhedral(i) ? 0.0 : frame.radius[i]};
+        });
+    if (present(frame.material, n, "material")) per_point("material", frame.material);
+    if (!pts.spheresOnly()) per_point("shape", frame.shape);
     if (present(frame.velocity, n, "velocity")) {
-        vectors(vtp, "velocity", frame.velocity);
-        vtp.array<double, 1>(4, "speed", n,
-                             [&](std::size_t i) { return std::array{frame.velocity[i].norm()}; });
+        per_point("velocity", frame.velocity);
+        vtp.array<double, 1>(4, "speed", m, [&](std::size_t p) { return std::array{frame.velocity[pts.owner(p)].norm()}; });
     }
-    if (present(frame.angular_velocity, n, "angular_velocity"))
-        vectors(vtp, "angular_velocity", frame.angular_velocity);
-    if (present(frame.force, n, "force")) vectors(vtp, "force", frame.force);
+    if (present(frame.angular_velocity, n, "angular_velocity")) per_point("angular_velocity", frame.angular_velocity);
+    if (present(frame.force, n, "force")) per_point("force", frame.force);
     if (present(frame.orientation, n, "orientation")) {
-        vtp.array<double, 4>(4, "orientation", n, [&](std::size_t i) {
-            const Quat& q = frame.orientation[i];
+        vtp.array<double, 4>(4, "orientation", m, [&](std::size_t p) {
+            const Quat& q = frame.orientation[pts.owner(p)];
             return std::array{q.w(), q.x(), q.y(), q.z()};
         });
     }
     vtp.line(3, "</PointData>");
 
     vtp.line(3, "<Points>");
-    vectors(vtp, "Points", frame.position);
+    vtp.array<double, 3>(4, "Points", m, [&](std::size_t p) { return components(pts.position(p)); });
     vtp.line(3, "</Points>");
     vtp.line(3, "<Verts>");
-    cellArrays(vtp, n, 1);
+    if (pts.spheresOnly()) cellArrays(vtp, n, 1);
+    else connectivity(vtp, pts.vert_points, 1);
     vtp.line(3, "</Verts>");
+    if (!pts.spheresOnly()) {
+        vtp.line(3, "<Polys>");
+        connectivity(vtp, pts.triangle_points, 3);
+        vtp.line(3, "</Polys>");
+    }
     endPolyData(vtp);
     return vtp.finish();
 }

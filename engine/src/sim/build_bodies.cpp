@@ -19,7 +19,8 @@ void pushSphere(Bodies& bodies, const BodySpec& spec, std::uint32_t material, do
                 spec.orientation.normalized(), spec.velocity, spec.angular_velocity);
 }
 
-// Reads every polyhedral shape once (weld, check, mass properties, sub-regions).
+}  // namespace
+
 void loadShapes(Scene& scene) {
     for (std::size_t k = 0; k < scene.shapes.size(); ++k) {
         ShapeSpec& shape = scene.shapes[k];
@@ -32,6 +33,8 @@ void loadShapes(Scene& scene) {
         }
     }
 }
+
+namespace {
 
 int shapeIndex(const Scene& scene, const std::string& name) {
     for (std::size_t k = 0; k < scene.shapes.size(); ++k)

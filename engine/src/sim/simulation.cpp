@@ -68,6 +68,23 @@ void checkIntegratorFits(const Integrator& integrator, const std::string& integr
                              refusal->message);
 }
 
+// Saved feature contacts must fit the restored run: its contact model's history size and range,
+// and walls that exist (bodies and materials were checked when the file was read).
+void checkSavedFeatureContacts(const PolyhedralContactList& saved, const PolyhedralContactList& now, std::size_t bodies,
+                               std::size_t walls, const std::string& file) {
+    if (now.range <= 0.0 && !saved.contacts.empty())
+        throw InputError(file, "polyhedral/contact_ids",
+                         "the checkpoint holds feature contacts, but its contact model does not use them");
+    if (saved.history_size != now.history_size || saved.history.size() != saved.contacts.size() * now.history_size)
+        throw InputError(file, "polyhedral/history",
+                         "the saved feature-contact history has " + std::to_string(saved.history_size) +
+                             " values per contact, the contact model uses " + std::to_string(now.history_size));
+    for (const PolyhedralContact& c : saved.contacts)
+        if (c.body_a >= bodies || (c.wall() ? static_cast<std::size_t>(-1 - c.body_b) >= walls
+                                            : static_cast<std::size_t>(c.body_b) >= bodies))
+            throw InputError(file, "polyhedral/contact_ids", "a feature contact names a body or wall that does not exist");
+}
+
 }  // namespace
 
 Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std::move(scene)), registry_(registry) {
@@ -138,6 +155,12 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
     : scene_(std::move(scene)), registry_(registry), state_(std::move(state)) {
     if (scene_.materials.empty()) throw InputError(checkpoint_file, "/scene/materials", "the scene defines no material");
     loadMeshes(scene_);
+    // Polyhedral shapes come from their files, as when the run began (bodies reference them by index).
+    try {
+        loadShapes(scene_);
+    } catch (const InputError& e) {
+        throw InputError(checkpoint_file, "/scene" + e.field(), e.what());
+    }
     setUpPlugins();
     setUpDomain();
     const std::size_t n = state_.bodies.size();
@@ -160,9 +183,19 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
     if (scene_.post_step) setupPostStep(*scene_.post_step);
     if (!contact_dynamics_.restoreWarmStart(std::move(extras.warm_start_keys), std::move(extras.warm_start_impulses)))
         throw InputError(checkpoint_file, "solver/keys", "the saved warm start is not sorted by contact or its sizes differ");
-    // Feature contacts (polyhedra) are found again: their history is not in checkpoints yet.
+    // Feature contacts (polyhedra): the set-up search checks the bodies, then the saved list
+    // replaces what it found, so the next step carries the same tangential history and sees the
+    // same previous normals. Files from before they were saved resume with the contacts found again.
+    PolyhedralContactList saved = std::move(state_.polyhedral);
+    state_.polyhedral = {};
     state_.polyhedral.range = contact_model_->featureContactRange();
     setupFeatureContacts();
+    if (extras.feature_contacts_saved) {
+        checkSavedFeatureContacts(saved, state_.polyhedral, n, walls_.count(), checkpoint_file);
+        state_.polyhedral.contacts = std::move(saved.contacts);
+        state_.polyhedral.history = std::move(saved.history);
+        state_.polyhedral.flipped = saved.flipped;
+    }
     forces_current_ = extras.forces_current;
 }
 
@@ -591,6 +624,8 @@ Frame Simulation::frame() const {
     f.angular_velocity = b.angular_velocity;
     f.force = b.force;
     f.orientation = b.orientation;
+    for (const ShapeSpec& shape : scene_.shapes)
+        f.polyhedra.push_back(shape.kind == ShapeSpec::Kind::Polyhedron ? shape.polyhedron : nullptr);
     f.contacts.reserve(records_.size());
     for (const ContactRecord& r : records_) {
         FrameContact c;

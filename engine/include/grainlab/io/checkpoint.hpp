@@ -1,17 +1,20 @@
 #pragma once
 // Checkpoints: everything a run needs to continue exactly as if it had never stopped.
 //
-// File layout (format "grainlab-checkpoint", version 1; docs/robustness.md describes it):
+// File layout (format "grainlab-checkpoint", version 2; docs/robustness.md describes it):
 //   line 1   "GRAINLAB-CHECKPOINT\n"
 //   line 2   the byte length of the JSON header, in decimal, then "\n"
 //   header   JSON: format, version, byte order, the scene (plugin choices and parameters, time step,
 //            walls; bodies are not listed there), scalar state, output progress, and a table of
 //            named binary sections (type, count, offset, FNV-1a checksum)
 //   payload  the sections' raw little-endian arrays (bodies, neighbour list with contact history,
-//            wall contacts with history, wall candidates, wall meshes)
+//            wall contacts with history, wall candidates, wall meshes, feature contacts of
+//            polyhedra with history)
 // Readers ignore sections they do not know and refuse a missing required one, so later additions
 // (solver warm starts as "solver/impulses", plugin state) are new sections in the same version.
-// A change that old readers must not ignore raises the version, which readers check.
+// A change that old readers must not ignore raises the version, which readers check. Version 2
+// added the feature contacts ("polyhedral/*"): a version-1 reader would drop their history and
+// restart polyhedra differently, so it refuses them; version-1 files still load (contacts found again).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,7 +25,7 @@
 namespace grainlab {
 
 inline constexpr const char* kCheckpointFormatName = "grainlab-checkpoint";
-inline constexpr int kCheckpointFormatVersion = 1;
+inline constexpr int kCheckpointFormatVersion = 2;
 
 // Where a batch run's output series stands, so a resumed run appends to the same series.
 struct OutputProgress {

@@ -1,11 +1,14 @@
 #pragma once
 // One output frame: a copy of what a person or ParaView looks at, taken between steps.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "grainlab/core/math.hpp"
 
 namespace grainlab {
+
+struct Polyhedron;  // grainlab/geometry/polyhedron.hpp
 
 struct FrameContact {
     std::int64_t body_a = 0, body_b = -1;  // body ids; body_b < 0: a wall (index -1 - body_b)
@@ -24,6 +27,9 @@ struct Frame {
     std::vector<Vec3> position, velocity, angular_velocity, force;
     std::vector<Quat> orientation;
     std::vector<FrameContact> contacts;
+    // Per shape index: the body-frame mesh of a polyhedral shape, null for spheres. Empty: every
+    // body is drawn as a sphere. Shared, so a frame stays valid after the simulation is gone.
+    std::vector<std::shared_ptr<const Polyhedron>> polyhedra;
 };
 
 // One row of the time series written every step that output is due.

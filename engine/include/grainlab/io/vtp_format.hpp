@@ -9,9 +9,12 @@
 
 namespace grainlab {
 
-// One vertex cell per particle. Point data: id, radius, material, velocity, speed,
-// angular_velocity, force, orientation (w x y z). Per-particle arrays left empty in the frame
-// are omitted; any other size than position.size() throws std::invalid_argument.
+// Spheres: one point and one vertex cell each. Polyhedra (frame.polyhedra set): their mesh
+// turned by the body's orientation and moved to its position, one triangle cell (Polys) per mesh
+// triangle. Point data, each point carrying its body's values: id, radius (0 on polyhedra, so
+// glyphs scaled by radius draw the spheres only), material, shape (with polyhedra), velocity,
+// speed, angular_velocity, force, orientation (w x y z). Per-particle arrays left empty in the
+// frame are omitted; any other size than position.size() throws std::invalid_argument.
 std::string encodeParticlesVtp(const Frame& frame);
 
 // One line cell per contact, from point_a to point_b. Cell data: force, force_magnitude,

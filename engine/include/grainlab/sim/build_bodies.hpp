@@ -4,6 +4,10 @@
 
 namespace grainlab {
 
+// Reads every polyhedral shape not loaded yet (weld, check, mass properties, sub-regions).
+// Throws InputError naming the shape's field.
+void loadShapes(Scene& scene);
+
 // Bodies of the scene: explicit ones, LAMMPS data, then generators. For LAMMPS data the scene's
 // domain bounds are taken from the data file's box. Throws InputError naming the field.
 Bodies buildBodies(Scene& scene);

@@ -45,6 +45,9 @@ struct RestartExtras {
     WallCandidates wall_candidates;
     std::vector<ContactKey> warm_start_keys;  // contact dynamics: the next solve's warm start
     std::vector<Vec3> warm_start_impulses;
+    // Feature contacts (State::polyhedral) come from the checkpoint rather than a new search:
+    // false for files written before they were saved.
+    bool feature_contacts_saved = false;
 };
 
 struct Checkpoint;  // grainlab/io/checkpoint.hpp
@@ -110,7 +113,8 @@ public:
     void addShape(ShapeSpec shape);
 
     RestartExtras restartExtras() const {
-        return {forces_current_, walls_.candidates(), contact_dynamics_.warmStartKeys(), contact_dynamics_.warmStartImpulses()};
+        return {forces_current_, walls_.candidates(), contact_dynamics_.warmStartKeys(), contact_dynamics_.warmStartImpulses(),
+                true};
     }
 
     EnergyRecord energy() const;
