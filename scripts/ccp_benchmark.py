@@ -7,11 +7,12 @@ solver from a cold start, and writes per pile a CSV (solver, iteration, seconds,
 Markdown table of the iterations and seconds each solver needs to reach given residuals.
 
     python3 scripts/ccp_benchmark.py [--out output/ccp_benchmark] [--threads 1] [--siconos]
+                                     [--siconos-solvers nsgs ...] [--piles pile_1k bed_20k]
 
-With --siconos (grainlab-ccp-bench built with Debian's libsiconos-numerics-dev), the 1,000 pile's
-problem is also solved by Siconos fc3d NSGS, NSN-AC and ADMM at tolerances 1e-2..1e-8 and by
-nbgs-maxdiss with growing iteration limits, all scored by the same Coulomb residual
-(pile_1k_siconos.csv).
+With --siconos (grainlab-ccp-bench built with Debian's libsiconos-numerics-dev), each pile's problem
+is also solved by Siconos fc3d (--siconos-solvers) at tolerances 1e-2..1e-8 and by our Coulomb
+solvers (ccp-apgd with coulomb = 1, nbgs-maxdiss) with growing iteration limits, all scored by the
+same Coulomb residual (<pile>_siconos.csv, summarised in report.md).
 """
 import argparse
 import csv
@@ -20,10 +21,13 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# name, scene, settling steps, iterations per CCP solver, Siconos iteration limit, our Coulomb limits
 PILES = [
-    ("pile_1k", "resources/scenes/rigid_pile.json", 400, 2000),
-    ("bed_20k", "resources/scenes/rigid_bed_20k.json", 3, 500),
+    ("pile_1k", "resources/scenes/rigid_pile.json", 400, 2000, 5000, [300, 1000, 2000, 3000, 5000]),
+    ("bed_20k", "resources/scenes/rigid_bed_20k.json", 3, 500, 1000, [300, 1000]),
 ]
+SOLVERS = ["ccp-pgs", "ccp-jacobi", "ccp-apgd", "nbgs-maxdiss", "ccp-apgd:coulomb=1"]
+COULOMB_SOLVERS = ["ccp-apgd:coulomb=1", "nbgs-maxdiss"]
 THRESHOLDS = [1e-2, 1e-3, 1e-4, 1e-6]
 
 
@@ -51,27 +55,55 @@ def table(csv_path):
     return "\n".join(lines)
 
 
+def siconos_table(csv_path):
+    """Per solver, the first run whose Coulomb residual is at or below 1e-3, 1e-4, ..., 1e-8."""
+    rows = list(csv.DictReader(open(csv_path)))
+    targets = [1e-3, 1e-4, 1e-6, 1e-8]
+    lines = ["| solver | " + " | ".join(f"to {t:g}: s (iterations)" for t in targets) + " | best residual |",
+             "|" + "---|" * (len(targets) + 2)]
+    for solver in dict.fromkeys(row["solver"] for row in rows):
+        runs = [r for r in rows if r["solver"] == solver]
+        cells = []
+        for t in targets:
+            hits = [r for r in runs if float(r["coulomb_residual"]) <= t]
+            best = min(hits, key=lambda r: float(r["seconds"])) if hits else None
+            cells.append(f"{float(best['seconds']):.3g} ({best['iterations']})" if best else "not reached")
+        best_residual = min(float(r["coulomb_residual"]) for r in runs)
+        lines.append(f"| {solver} | " + " | ".join(cells) + f" | {best_residual:.2e} |")
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "output" / "ccp_benchmark"))
     parser.add_argument("--threads", default="1")
-    parser.add_argument("--siconos", action="store_true", help="also compare with Siconos on the 1,000 pile")
+    parser.add_argument("--siconos", action="store_true", help="also compare with Siconos")
+    parser.add_argument("--siconos-solvers", nargs="+", default=["nsgs"], help="Siconos fc3d solvers")
+    parser.add_argument("--piles", nargs="+", default=[p[0] for p in PILES], help="which piles")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     bench = ROOT / "build" / "bin" / "grainlab-ccp-bench"
     report = []
-    for name, scene, settle, iterations in PILES:
+    for name, scene, settle, iterations, siconos_limit, coulomb_limits in PILES:
+        if name not in args.piles:
+            continue
         csv_path = out / f"{name}.csv"
+        siconos_csv = out / f"{name}_siconos.csv"
         command = [str(bench), str(ROOT / scene), "--settle", str(settle), "--iterations", str(iterations),
-                   "--threads", args.threads, "--csv", str(csv_path)]
-        if args.siconos and name == "pile_1k":
-            command += ["--siconos", str(out / f"{name}_siconos.csv")]
+                   "--threads", args.threads, "--csv", str(csv_path), "--solvers", *SOLVERS]
+        if args.siconos:
+            command += ["--siconos", str(siconos_csv), "--siconos-solvers", *args.siconos_solvers,
+                        "--siconos-limit", str(siconos_limit), "--coulomb-solvers", *COULOMB_SOLVERS,
+                        "--coulomb-limits", *map(str, coulomb_limits)]
         print("running:", " ".join(command), flush=True)
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             sys.exit(f"ccp_benchmark: {name} failed: {result.stderr.strip()}")
-        report.append(f"## {name}\n\n```\n{result.stdout.strip()}\n```\n\n{table(csv_path)}\n")
+        section = f"## {name}\n\n```\n{result.stdout.strip()}\n```\n\n{table(csv_path)}\n"
+        if args.siconos:
+            section += f"\nCoulomb residual, Siconos and ours:\n\n{siconos_table(siconos_csv)}\n"
+        report.append(section)
     (out / "report.md").write_text("\n".join(report))
     print("\n".join(report))
 

@@ -3,6 +3,7 @@
 // gap, and velocity uniqueness of the CCP across solvers.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/plugin/cone.hpp"
@@ -19,13 +20,14 @@ struct InclineRun {
 };
 
 // A unit box on a plane tilted by theta (gravity tilted instead), started at rest.
-InclineRun incline(const std::string& solver_name, double theta, double mu, double dt, int steps) {
+InclineRun incline(const std::string& solver_name, double theta, double mu, double dt, int steps,
+                   std::map<std::string, double> parameters = {}) {
     const double g = 9.81;
     const Vec3 h(0.5, 0.5, 0.5);
     Bodies bodies;
     test::addBox(bodies, h, 1.0, Vec3(0, 0, h.z()));
     const Vec3 gravity = g * Vec3(std::sin(theta), 0, -std::cos(theta));
-    auto solver = test::solver(solver_name);
+    auto solver = test::solver(solver_name, std::move(parameters));
     ContactDynamics dynamics;
     dynamics.settings = test::tightSettings();
     double v_half = 0.0;
@@ -91,6 +93,20 @@ TEST_CASE("Sliding rides at the relaxation gap mu dt v_t, none without friction"
     const InclineRun frictionless = incline("ccp-apgd", theta, 0.0, dt, 200);
     CHECK(std::abs(frictionless.height) < 1e-9);
     CHECK(frictionless.velocity == Approx(9.81 * std::sin(theta) * 0.2).epsilon(1e-6));
+}
+
+TEST_CASE("APGD in Coulomb mode: sticks, slides at a = g (sin - mu cos), without the relaxation's gap",
+          "[ccp][incline][coulomb]") {
+    // De Saxce's fixed point solves Coulomb's law itself (Acary et al. 2011): the block sticks for
+    // tan(theta) < mu, slides with Coulomb's acceleration, and the normal velocity mu v_T of the CCP
+    // relaxation (seed 004, section 4) is gone: the block stays on the plane.
+    const std::map<std::string, double> coulomb{{"coulomb", 1.0}};
+    const InclineRun sticking = incline("ccp-apgd", 20.0 * kPi / 180.0, 0.5, 1e-3, 300, coulomb);
+    CHECK(std::abs(sticking.velocity) < 1e-6);
+    const double theta = 35.0 * kPi / 180.0, mu = 0.3, dt = 1e-3;
+    const InclineRun sliding = incline("ccp-apgd", theta, mu, dt, 200, coulomb);
+    CHECK(sliding.acceleration == Approx(9.81 * (std::sin(theta) - mu * std::cos(theta))).epsilon(0.01));
+    CHECK(std::abs(sliding.height) < 1e-3 * mu * dt * sliding.velocity);
 }
 
 TEST_CASE("Box on a plane: every solver gives the same velocities", "[ccp][uniqueness]") {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/scene_file.hpp"
@@ -17,6 +18,31 @@
 #ifdef GRAINLAB_WITH_SICONOS
 #include "siconos_solve.hpp"
 #endif
+
+namespace {
+
+// "name" or "name:key=value,key=value" (solver parameters), e.g. nbgs-maxdiss:omega=1.5.
+grainlab::PluginChoice solverChoice(const std::string& spec) {
+    grainlab::PluginChoice choice;
+    const auto colon = spec.find(':');
+    choice.name = spec.substr(0, colon);
+    if (colon == std::string::npos) return choice;
+    std::stringstream rest(spec.substr(colon + 1));
+    std::string item;
+    while (std::getline(rest, item, ',')) {
+        const auto equals = item.find('=');
+        if (equals == std::string::npos)
+            throw grainlab::InputError("", "--solvers", "expected key=value after ':' in " + spec);
+        try {
+            choice.parameters[item.substr(0, equals)] = std::stod(item.substr(equals + 1));
+        } catch (const std::exception&) {
+            throw grainlab::InputError("", "--solvers", "not a number: " + item + " in " + spec);
+        }
+    }
+    return choice;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"grainlab-ccp-bench: residual against iterations and time for the contact-dynamics solvers"};
@@ -28,15 +54,24 @@ int main(int argc, char** argv) {
     app.add_option("--settle", settle, "steps run before the benchmarked problem");
     app.add_option("--iterations", iterations, "iterations per solver");
     app.add_option("--threads", threads, "threads for the Delassus products");
-    app.add_option("--solvers", solvers, "solvers to compare");
+    app.add_option("--solvers", solvers, "solvers to compare: name or name:key=value,... (its parameters)");
     app.add_option("--csv", csv, "output: solver,iteration,seconds,residual");
     std::string siconos_csv;
     std::vector<std::string> siconos_solvers{"nsgs"};
-    app.add_option("--siconos-solvers", siconos_solvers, "Siconos solvers: nsgs, nsn-ac, admm (nsn-ac factorises: slow)");
+    app.add_option("--siconos-solvers", siconos_solvers, "Siconos solvers: nsgs, nsn-ac, nsn-fb, admm, prox, aclmfp, vi-fpp, vi-eg (Newton ones factorise: slow)");
     app.add_option("--siconos", siconos_csv,
                    "also solve with Siconos fc3d (see --siconos-solvers) at tolerances 1e-2..1e-8; output: "
-                   "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual; then nbgs-maxdiss with "
+                   "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual; then --coulomb-solvers with "
                    "growing iteration limits (in the tolerance column), scored the same way");
+    std::vector<std::string> coulomb_solvers{"nbgs-maxdiss"};
+    std::vector<int> coulomb_limits{10, 30, 100, 300, 1000, 3000};
+    std::vector<double> siconos_tolerances{1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
+    int siconos_limit = 5000;
+    app.add_option("--siconos-limit", siconos_limit, "with --siconos: Siconos's iteration limit");
+    app.add_option("--coulomb-solvers", coulomb_solvers,
+                   "with --siconos: our solvers of the Coulomb problem (name or name:key=value,...)");
+    app.add_option("--coulomb-limits", coulomb_limits, "with --siconos: their iteration limits (fresh runs)");
+    app.add_option("--siconos-tolerances", siconos_tolerances, "with --siconos: Siconos's tolerances");
     CLI11_PARSE(app, argc, argv);
     try {
         grainlab::PluginRegistry registry;
@@ -53,7 +88,7 @@ int main(int argc, char** argv) {
         out << "solver,iteration,seconds,residual\n";
         out.precision(10);
         for (const std::string& name : solvers) {
-            auto solver = registry.createSolver(grainlab::PluginChoice{name, {}});
+            auto solver = registry.createSolver(solverChoice(name));
             grainlab::SolverSettings settings;
             settings.max_iterations = iterations;
             settings.tolerance = 0.0;
@@ -76,9 +111,9 @@ int main(int argc, char** argv) {
             table << "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual\n";
             table.precision(10);
             for (const std::string& name : siconos_solvers)
-                for (double tolerance : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8}) {
+                for (double tolerance : siconos_tolerances) {
                     Eigen::VectorXd impulses;
-                    const auto run = siconos.solve(name, tolerance, 5000, impulses);
+                    const auto run = siconos.solve(name, tolerance, siconos_limit, impulses);
                     Eigen::VectorXd d;
                     problem.multiplyDelassus(impulses, d);
                     d += problem.freeVelocity();
@@ -89,27 +124,29 @@ int main(int argc, char** argv) {
                               << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
                               << (run.info ? " (not converged)" : "") << std::endl;
                 }
-            // Ours on the same (Coulomb) problem, scored with the same formula: NBGS with the maximum-
-            // dissipation block solver, fresh runs with growing iteration limits.
-            for (int limit : {10, 30, 100, 300, 1000, 3000}) {
-                auto solver = registry.createSolver(grainlab::PluginChoice{"nbgs-maxdiss", {}});
-                grainlab::SolverSettings settings;
-                settings.max_iterations = limit;
-                settings.tolerance = 0.0;
-                settings.record_residuals = false;
-                Eigen::VectorXd impulses = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * problem.contacts()));
-                const auto start = std::chrono::steady_clock::now();
-                const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                Eigen::VectorXd d;
-                problem.multiplyDelassus(impulses, d);
-                d += problem.freeVelocity();
-                const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
-                table << "grainlab nbgs-maxdiss," << limit << ',' << seconds << ',' << report.iterations << ','
-                      << report.residual << ',' << coulomb << '\n';
-                std::cout << "nbgs-maxdiss " << report.iterations << " iterations in " << seconds
-                          << " s, Coulomb residual " << coulomb << std::endl;
-            }
+            // Ours on the same (Coulomb) problem, scored with the same formula: fresh runs with growing
+            // iteration limits (the time of each run is the time to its result).
+            for (const std::string& spec : coulomb_solvers)
+                for (int limit : coulomb_limits) {
+                    auto solver = registry.createSolver(solverChoice(spec));
+                    grainlab::SolverSettings settings;
+                    settings.max_iterations = limit;
+                    settings.tolerance = 0.0;
+                    settings.record_residuals = false;
+                    Eigen::VectorXd impulses = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * problem.contacts()));
+                    const auto start = std::chrono::steady_clock::now();
+                    const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
+                    const double seconds =
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                    Eigen::VectorXd d;
+                    problem.multiplyDelassus(impulses, d);
+                    d += problem.freeVelocity();
+                    const double coulomb = grainlab::coneResidual(problem, impulses, d, true);
+                    table << "grainlab " << spec << ',' << limit << ',' << seconds << ',' << report.iterations << ','
+                          << report.residual << ',' << coulomb << '\n';
+                    std::cout << spec << ' ' << report.iterations << " iterations in " << seconds
+                              << " s, Coulomb residual " << coulomb << std::endl;
+                }
 #else
             throw grainlab::InputError("", "--siconos", "this grainlab-ccp-bench was built without Siconos numerics "
                                        "(install libsiconos-numerics-dev and re-run cmake)");

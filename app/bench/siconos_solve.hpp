@@ -1,12 +1,12 @@
 #pragma once
 // The same frictional contact problem handed to Siconos numerics (fc3d, Debian
-// libsiconos-numerics-dev): W = N assembled column by column from the matrix-free products, q = p,
+// libsiconos-numerics-dev): W = N assembled sparse, column by column from single-contact impulses, q = p,
 // the same mu. Siconos solves Coulomb's law with De Saxce's change of variable.
 #include <string>
 
 #include <Eigen/Core>
 
-#include "grainlab/plugin/solver.hpp"
+#include "grainlab/sim/contact_dynamics.hpp"
 
 namespace grainlab::bench {
 
@@ -19,11 +19,11 @@ struct SiconosRun {
 
 class SiconosProblem {
 public:
-    explicit SiconosProblem(const ContactProblem& problem);
+    explicit SiconosProblem(const ContactSystem& problem);
     ~SiconosProblem();
     SiconosProblem(const SiconosProblem&) = delete;
     SiconosProblem& operator=(const SiconosProblem&) = delete;
-    // solver: "nsgs", "nsn-ac" or "admm". `impulses` gets the reactions (3 per contact).
+    // solver: "nsgs", "nsn-ac", "nsn-fb", "admm", "prox", "aclmfp", "vi-fpp" or "vi-eg" (defaults). `impulses` gets the reactions (3 per contact).
     SiconosRun solve(const std::string& solver, double tolerance, int max_iterations, Eigen::VectorXd& impulses);
 
 private:

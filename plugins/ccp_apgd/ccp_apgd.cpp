@@ -1,71 +1,83 @@
 // Accelerated projected gradient descent (Mazhar et al. 2015, as in Negrut, Serban, Tasora section 7)
 // on the quadratic program whose optimality conditions are the cone complementarity problem:
 // Nesterov steps with backtracking on the Lipschitz estimate, adaptive restart, and the best iterate
-// kept. One product with N per iteration: N y follows from N x by linearity.
+// kept. The iteration itself is the shared plugin/accelerated_projected_gradient.hpp.
 #include <cmath>
 #include <limits>
 
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/accelerated_projected_gradient.hpp"
 #include "grainlab/plugin/cone.hpp"
 #include "grainlab/plugin/solver.hpp"
 
 namespace {
 using namespace grainlab;
 
-class AcceleratedProjectedGradient final : public IterativeSolver {
+// h(x) = 1/2 x.N x + q.x over the product of the Coulomb cones (q = p, or p shifted, see below), in
+// the variables z = x / s with one scale s_i per contact (a cone is invariant under it, so the
+// projection stays exact): APGD then iterates on S N S, whose diagonal blocks are alike. A(z) = N S z
+// is N x in the original units.
+struct ConeQuadratic {
+    const ContactProblem& problem;
+    const Eigen::VectorXd& q;
+    const Eigen::VectorXd& scale;  // s, repeated for the three components
+
+    void multiply(const Eigen::VectorXd& z, Eigen::VectorXd& nx) const {
+        problem.multiplyDelassus(scale.cwiseProduct(z), nx);
+    }
+    double value(const Eigen::VectorXd& z, const Eigen::VectorXd& nx) const {
+        return scale.cwiseProduct(z).dot(0.5 * nx + q);
+    }
+    Eigen::VectorXd gradient(const Eigen::VectorXd&, const Eigen::VectorXd& nx) const {
+        return scale.cwiseProduct(nx + q);
+    }
+    Eigen::VectorXd project(Eigen::VectorXd v) const {
+        for (std::size_t i = 0; i < problem.contacts(); ++i) {
+            const auto k = static_cast<Eigen::Index>(3 * i);
+            v.segment<3>(k) = projectOntoCone(v.segment<3>(k), problem.friction(i));
+        }
+        return v;
+    }
+};
+
+class ConeApgd final : public IterativeSolver {
 public:
-    void configure(const ParameterValues&) override {}
+    void configure(const ParameterValues& p) override { coulomb_ = p.flag("coulomb"); }
 
 protected:
     void begin(const ContactProblem& problem, const Eigen::VectorXd& impulses) override {
-        x_ = impulses;
-        problem.multiplyDelassus(x_, nx_);
-        y_ = x_;
-        ny_ = nx_;
-        theta_ = 1.0;
-        // Lipschitz estimate along a direction that differs from x.
-        const Eigen::VectorXd direction = Eigen::VectorXd::Ones(x_.size());
+        scale_.resize(impulses.size());
+        for (std::size_t i = 0; i < problem.contacts(); ++i) {
+            const double eta = coneStepSize(problem, i);
+            scale_.segment<3>(static_cast<Eigen::Index>(3 * i)).setConstant(eta > 0.0 ? std::sqrt(eta) : 1.0);
+        }
+        Eigen::VectorXd nx;
+        problem.multiplyDelassus(impulses, nx);
+        apgd_.start(impulses.cwiseQuotient(scale_), std::move(nx));
+        // Lipschitz estimate along a direction that differs from z.
+        const Eigen::VectorXd direction = Eigen::VectorXd::Ones(impulses.size());
         Eigen::VectorXd n_direction;
-        problem.multiplyDelassus(direction, n_direction);
-        lipschitz_ = n_direction.norm() / direction.norm();
-        if (!(lipschitz_ > 0.0)) lipschitz_ = 1.0;
-        best_ = x_;
+        problem.multiplyDelassus(scale_.cwiseProduct(direction), n_direction);
+        apgd_.lipschitz = scale_.cwiseProduct(n_direction).norm() / direction.norm();
+        if (!(apgd_.lipschitz > 0.0)) apgd_.lipschitz = 1.0;
+        best_ = impulses;
         best_residual_ = std::numeric_limits<double>::infinity();
+        q_ = problem.freeVelocity();
+        if (coulomb_) shift(problem);
     }
 
     double iterate(const ContactProblem& problem, Eigen::VectorXd& impulses) override {
-        const Eigen::VectorXd& p = problem.freeVelocity();
-        const Eigen::VectorXd g = ny_ + p;
-        const double h_y = 0.5 * y_.dot(g + p);
-        Eigen::VectorXd xn, nxn;
-        for (int tries = 0;; ++tries) {
-            xn = project(problem, y_ - g / lipschitz_);
-            problem.multiplyDelassus(xn, nxn);
-            const double h_xn = 0.5 * xn.dot(nxn) + p.dot(xn);
-            const Eigen::VectorXd step = xn - y_;
-            const double bound = h_y + g.dot(step) + 0.5 * lipschitz_ * step.squaredNorm();
-            // Strict test with a round-off margin: with >= it never ends once xn == y.
-            if (h_xn <= bound + 1e-14 * (std::abs(h_y) + std::abs(h_xn)) || tries > 60) break;
-            lipschitz_ *= 2.0;
+        apgd_.step(ConeQuadratic{problem, q_, scale_});
+        impulses = scale_.cwiseProduct(apgd_.x());
+        const Eigen::VectorXd velocity = apgd_.ax() + problem.freeVelocity();
+        const double residual = coneResidual(problem, impulses, velocity, coulomb_);
+        if (residual < best_residual_) { best_residual_ = residual; best_ = impulses; }
+        // Coulomb: once the quadratic program of the current shift is solved well below the Coulomb
+        // residual, the shift is what is left to correct: update it and restart the momentum.
+        if (coulomb_ && coneResidual(problem, impulses, apgd_.ax() + q_) < kShiftRatio * residual) {
+            shift(problem);
+            apgd_.start(apgd_.x(), apgd_.ax());
         }
-        double theta_next = 0.5 * (-theta_ * theta_ + theta_ * std::sqrt(theta_ * theta_ + 4.0));
-        const double beta = theta_ * (1.0 - theta_) / (theta_ * theta_ + theta_next);
-        Eigen::VectorXd yn = xn + beta * (xn - x_);
-        Eigen::VectorXd nyn = nxn + beta * (nxn - nx_);
-        const double residual = coneResidual(problem, xn, nxn + p);
-        if (residual < best_residual_) { best_residual_ = residual; best_ = xn; }
-        if (g.dot(xn - x_) > 0.0) {  // adaptive restart: the momentum points uphill
-            yn = xn;
-            nyn = nxn;
-            theta_next = 1.0;
-        }
-        lipschitz_ *= 0.9;
-        x_ = std::move(xn);
-        nx_ = std::move(nxn);
-        y_ = std::move(yn);
-        ny_ = std::move(nyn);
-        theta_ = theta_next;
-        impulses = x_;
         return residual;
     }
 
@@ -75,19 +87,31 @@ protected:
     }
 
 private:
-    static Eigen::VectorXd project(const ContactProblem& problem, Eigen::VectorXd v) {
+    // De Saxce's change of variable: q = p + (mu ||d_t||, 0, 0) with d = N x + p at the current x.
+    // A fixed point of x -> argmin over the cones of 1/2 x.N x + q(x).x satisfies Coulomb's law
+    // (Acary, Cadoux, Lemarechal, Malick 2011); without the shift it is the CCP relaxation.
+    void shift(const ContactProblem& problem) {
+        const Eigen::VectorXd& p = problem.freeVelocity();
+        q_ = p;
         for (std::size_t i = 0; i < problem.contacts(); ++i) {
             const auto k = static_cast<Eigen::Index>(3 * i);
-            v.segment<3>(k) = projectOntoCone(v.segment<3>(k), problem.friction(i));
+            q_[k] += problem.friction(i) * std::hypot(apgd_.ax()[k + 1] + p[k + 1], apgd_.ax()[k + 2] + p[k + 2]);
         }
-        return v;
     }
 
-    Eigen::VectorXd x_, nx_, y_, ny_, best_;
-    double theta_ = 1.0, lipschitz_ = 1.0, best_residual_ = 0.0;
+    static constexpr double kShiftRatio = 0.5;  // measured on the 1,000 pile: 0.2 and 0.8 are slower
+    AcceleratedProjectedGradient<ConeQuadratic> apgd_;
+    Eigen::VectorXd best_, q_, scale_;
+    double best_residual_ = 0.0;
+    bool coulomb_ = false;
 };
 
-const GrainlabParameter kParameters[] = {GRAINLAB_CONTACT_DYNAMICS_PARAMETERS};
+const GrainlabParameter kParameters[] = {
+    GRAINLAB_CONTACT_DYNAMICS_PARAMETERS,
+    {"coulomb", "", GRAINLAB_PARAM_BOOLEAN, 0, 0, 1,
+     "solve Coulomb's law (De Saxce's fixed point on the normal shift mu ||v_t||) instead of the CCP relaxation; "
+     "the residual is then the Coulomb one"},
+};
 
 }  // namespace
 
@@ -97,7 +121,7 @@ extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGI
         "Nesterov-accelerated projected gradient with backtracking and adaptive restart (Mazhar et al.) on "
         "the cone complementarity problem, exact Coulomb-cone projection; returns the best iterate.",
         kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Solver*>(new AcceleratedProjectedGradient()); },
+        []() -> void* { return static_cast<Solver*>(new ConeApgd()); },
         [](void* p) { delete static_cast<Solver*>(p); }};
     return &descriptor;
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "grainlab/plugin/accelerated_projected_gradient.hpp"
+
 namespace grainlab {
 namespace {
 
@@ -48,42 +50,21 @@ struct Lagrangian {
     }
 };
 
-// Accelerated projected gradient with backtracking and restart on min L_A over the bounds, until
-// the projected gradient is below `tolerance`. Returns the projected gradient reached.
+// Accelerated projected gradient (the shared one) on min L_A over the bounds, until the projected
+// gradient is below `tolerance`. Returns the projected gradient reached.
 double minimiseBounded(const Lagrangian& lagrangian, Eigen::VectorXd& x, Eigen::VectorXd& ax, double& lipschitz,
                        double tolerance, int max_iterations, int& iterations) {
-    Eigen::VectorXd y = x, ay = ax, xn, axn;
-    double theta = 1.0, projected = lagrangian.projectedGradient(x, ax);
+    AcceleratedProjectedGradient<Lagrangian> apgd;
+    apgd.lipschitz = lipschitz;
+    apgd.start(x, ax);
+    double projected = lagrangian.projectedGradient(x, ax);
     for (int k = 0; k < max_iterations && projected > tolerance; ++k, ++iterations) {
-        const Eigen::VectorXd g = lagrangian.gradient(y, ay);
-        const double value_y = lagrangian.value(y, ay);
-        for (int tries = 0;; ++tries) {
-            xn = lagrangian.project(y - g / lipschitz);
-            lagrangian.multiply(xn, axn);
-            const double value = lagrangian.value(xn, axn);
-            const Eigen::VectorXd step = xn - y;
-            if (value <= value_y + g.dot(step) + 0.5 * lipschitz * step.squaredNorm() +
-                             1e-14 * (std::abs(value) + std::abs(value_y)) ||
-                tries > 60)
-                break;
-            lipschitz *= 2.0;
-        }
-        double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
-        const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-        Eigen::VectorXd yn = xn + beta * (xn - x), ayn = axn + beta * (axn - ax);
-        if (g.dot(xn - x) > 0.0) {  // restart: momentum uphill
-            yn = xn;
-            ayn = axn;
-            theta_next = 1.0;
-        }
-        x = xn;
-        ax = axn;
-        y = std::move(yn);
-        ay = std::move(ayn);
-        theta = theta_next;
-        lipschitz *= 0.9;
-        projected = lagrangian.projectedGradient(x, ax);
+        apgd.step(lagrangian);
+        projected = lagrangian.projectedGradient(apgd.x(), apgd.ax());
     }
+    x = apgd.x();
+    ax = apgd.ax();
+    lipschitz = apgd.lipschitz;
     return projected;
 }
 

@@ -48,6 +48,9 @@ public:
     ContactElasticity elasticity(std::size_t i) const override { return elasticity_[i]; }
 
     const Mat3& frame(std::size_t i) const { return frame_[i]; }  // columns n, u, w
+    // The bodies of contact i: a, and b or -1 for a wall (sparse assembly of N, benchmarks).
+    std::uint32_t bodyA(std::size_t i) const { return a_[i]; }
+    std::int64_t bodyB(std::size_t i) const { return b_[i]; }
     // Body velocities (v, w per body) before impulses.
     const Eigen::VectorXd& freeBodyVelocity() const { return free_; }
     // The world wrench D gamma on each body (force, torque about its centre), 6 per body.
