@@ -11,6 +11,7 @@
 #include "grainlab/sim/build_bodies.hpp"
 #include "grainlab/sim/material_pairs.hpp"
 #include "grainlab/sim/rigid_contacts.hpp"
+#include "grainlab/sim/spatial_sort.hpp"
 
 namespace grainlab {
 namespace {
@@ -80,6 +81,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
 
     state_.polyhedral.range = contact_model_->featureContactRange();
+    if (sortDue()) sortBodies();
     buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
@@ -412,9 +414,30 @@ void Simulation::refreshNeighbours() {
         }
     }
     const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
-    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+    if (rebuilt) {
+        if (sortDue()) sortBodies();
+        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+    }
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+}
+
+// Sorting renumbers bodies: only where nothing else holds body indices across a force evaluation
+// (no feature contacts, no solver's warm start, no implicit integrator's per-step arrays) and the
+// contact model can turn a pair's history round.
+bool Simulation::sortDue() const {
+    const SpatialSortSettings& s = scene_.spatial_sort;
+    return s.every_builds > 0 && state_.pairs.builds % s.every_builds == 0 &&
+           static_cast<long>(state_.bodies.size()) >= s.min_bodies && !scene_.solver &&
+           state_.polyhedral.range <= 0.0 && !integrator_->needsFrozenContacts() && contact_model_->swapsHistoryRoles();
+}
+
+void Simulation::sortBodies() {
+    const std::vector<double>& r = state_.bodies.radius;
+    const double max_radius = r.empty() ? 1.0 : *std::max_element(r.begin(), r.end());
+    // Cells of half the neighbour range, as LAMMPS's default sort bins.
+    reorderState(state_, spatialOrder(state_.bodies, box_, 0.5 * (2.0 * max_radius + listReach())), *contact_model_);
+    contact_dynamics_.restoreWarmStart({}, {});  // keyed by the old numbers
 }
 
 void Simulation::evaluateForces(double dt) {
@@ -484,8 +507,9 @@ void Simulation::checkMotion() const {
     const double dt = step_dt_;
     for (std::size_t i = 0; i < b.size(); ++i) {
         const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
+        // Squared, to spare a square root per body per step.
+        if (finite && b.velocity[i].squaredNorm() * dt * dt <= b.radius[i] * b.radius[i]) continue;
         const double travel = b.velocity[i].norm() * dt;
-        if (finite && travel <= b.radius[i]) continue;
         std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
                                         number(b.velocity[i].norm()) + "): a runaway velocity"
                                   : "has a non-finite position or velocity";
