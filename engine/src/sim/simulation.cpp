@@ -223,7 +223,7 @@ TimeStepLimit Simulation::timeStepLimit() const {
 void Simulation::setThreads(int threads) {
     threads_ = threads > 0 ? threads : hardwareThreads();
     accumulators_.assign(static_cast<std::size_t>(threads_), ThreadAccumulator{});
-    thread_buffers_.assign(static_cast<std::size_t>(2 * (threads_ - 1)), {});
+    thread_buffers_.assign(threads_ > 1 ? static_cast<std::size_t>(2 * threads_) : 0, {});
     forces_current_ = false;
 }
 
@@ -455,20 +455,29 @@ void Simulation::evaluateForces(double dt) {
         carryWallHistory(previous_wall_contacts_, previous_wall_history_);
     }
 
-    // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
+    // One thread adds into the bodies' arrays. Several write the bodies they own there and the rest
+    // into their own arrays, kept zero between evaluations, summed in thread order after.
     bodies.resizeDynamics();
+    const bool shared = accumulators_.size() > 1;
     for (std::size_t t = 0; t < accumulators_.size(); ++t) {
         ThreadAccumulator& acc = accumulators_[t];
-        if (t == 0) {
-            acc.force = bodies.force.data();
-            acc.torque = bodies.torque.data();
-        } else {
-            auto& f = thread_buffers_[2 * (t - 1)];
-            auto& tq = thread_buffers_[2 * (t - 1) + 1];
-            f.assign(n, Vec3::Zero());
-            tq.assign(n, Vec3::Zero());
+        acc.own_force = bodies.force.data();
+        acc.own_torque = bodies.torque.data();
+        acc.ownRange(0, shared ? 0 : n);
+        acc.touched_begin = ~std::size_t{0};
+        acc.touched_end = 0;
+        if (shared) {
+            auto& f = thread_buffers_[2 * t];
+            auto& tq = thread_buffers_[2 * t + 1];
+            if (f.size() != n) {
+                f.assign(n, Vec3::Zero());
+                tq.assign(n, Vec3::Zero());
+            }
             acc.force = f.data();
             acc.torque = tq.data();
+        } else {
+            acc.force = bodies.force.data();
+            acc.torque = bodies.torque.data();
         }
         acc.elastic_energy = acc.dissipated = 0.0;
         acc.contacts = 0;
@@ -490,13 +499,17 @@ void Simulation::evaluateForces(double dt) {
     }
     const Vec3 g = scene_.gravity;
     parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            for (std::size_t t = 1; t < accumulators_.size(); ++t) {
-                bodies.force[i] += accumulators_[t].force[i];
-                bodies.torque[i] += accumulators_[t].torque[i];
+        for (const ThreadAccumulator& acc : accumulators_) {
+            if (!shared) break;
+            for (std::size_t i = std::max(begin, acc.touched_begin); i < std::min(end, acc.touched_end); ++i) {
+                bodies.force[i] += acc.force[i];
+                bodies.torque[i] += acc.torque[i];
+                acc.force[i] = Vec3::Zero();
+                acc.torque[i] = Vec3::Zero();
             }
-            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
         }
+        for (std::size_t i = begin; i < end; ++i)
+            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
     });
     if (external_load_) external_load_(state_.time + dt, bodies);
     forces_current_ = true;
