@@ -6,7 +6,7 @@
 namespace grainlab {
 
 // v += h F/m and w += h I^-1 T (world frame; isotropic bodies skip the rotation into the body frame).
-inline void kickBody(Bodies& b, std::size_t i, double h) {
+[[gnu::always_inline]] inline void kickBody(Bodies& b, std::size_t i, double h) {
     b.velocity[i] += h * b.inv_mass[i] * b.force[i];
     const Vec3& inv_i = b.inv_inertia[i];
     if (inv_i[0] == inv_i[1] && inv_i[1] == inv_i[2]) {
@@ -18,7 +18,7 @@ inline void kickBody(Bodies& b, std::size_t i, double h) {
 }
 
 // x += h v and the orientation turned by w h.
-inline void driftBody(Bodies& b, std::size_t i, double h) {
+[[gnu::always_inline]] inline void driftBody(Bodies& b, std::size_t i, double h) {
     b.position[i] += h * b.velocity[i];
     b.orientation[i] = rotated(b.orientation[i], b.angular_velocity[i], h);
 }
