@@ -65,6 +65,8 @@ public:
         law_.gamma_t = p.get("gamma_t") < 0.0 ? 0.5 * law_.gamma_n : p.get("gamma_t");
     }
     std::size_t historySize() const override { return 3; }
+    bool swapsHistoryRoles() const override { return true; }
+    void swapHistoryRoles(double* history) const override { reverseTangentialHistory(history); }
     void computeForces(ForceContext& ctx) override { applyContactLaw(ctx, law_); }
     TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
         std::ostringstream how;

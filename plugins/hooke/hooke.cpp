@@ -34,6 +34,8 @@ public:
         law_.gamma_t = p.get("gamma_t") < 0.0 ? 0.5 * law_.gamma_n : p.get("gamma_t");
     }
     std::size_t historySize() const override { return 3; }
+    bool swapsHistoryRoles() const override { return true; }
+    void swapHistoryRoles(double* history) const override { reverseTangentialHistory(history); }
     bool isLinearSpringDashpot() const override { return true; }
     LinearSpringDashpot linearCoefficients(const PairProperties& pair) const override {
         return {law_.kn, law_.kt, law_.gamma_n, law_.gamma_t, pair.friction};

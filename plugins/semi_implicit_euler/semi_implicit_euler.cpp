@@ -10,8 +10,7 @@ public:
     void configure(const grainlab::ParameterValues&) override {}
     bool leavesForcesCurrent() const override { return false; }
     void step(grainlab::StepContext& ctx) override {
-        grainlab::kick(ctx.bodies, ctx.dt, ctx.threads);
-        grainlab::drift(ctx.bodies, ctx.dt, ctx.threads);
+        grainlab::kickDrift(ctx.bodies, ctx.dt, ctx.dt, ctx.threads);
     }
 };
 

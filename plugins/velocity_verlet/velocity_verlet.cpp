@@ -10,14 +10,11 @@ public:
     void configure(const grainlab::ParameterValues&) override {}
     bool leavesForcesCurrent() const override { return true; }
     void step(grainlab::StepContext& ctx) override {
-        grainlab::kick(ctx.bodies, 0.5 * ctx.dt, ctx.threads);
-        grainlab::drift(ctx.bodies, ctx.dt, ctx.threads);
+        grainlab::kickDrift(ctx.bodies, 0.5 * ctx.dt, ctx.dt, ctx.threads);
         ctx.compute_forces();
         grainlab::kick(ctx.bodies, 0.5 * ctx.dt, ctx.threads);
     }
 };
-
-
 
 }  // namespace
 

@@ -61,6 +61,13 @@ void parseSettings(const Object& top, Context& context) {
     if (threads > 65536)
         top.fail("threads", "expected at most 65536 threads, found " + std::to_string(threads));
     scene.threads = static_cast<int>(threads);
+    if (top.has("spatial_sort")) {
+        const Object sort = top.object("spatial_sort", {"every_builds", "min_bodies"});
+        scene.spatial_sort.every_builds = static_cast<long>(
+            sort.integer("every_builds", scene.spatial_sort.every_builds, Range::atLeast(0)));
+        scene.spatial_sort.min_bodies = static_cast<long>(
+            sort.integer("min_bodies", scene.spatial_sort.min_bodies, Range::atLeast(0)));
+    }
 
     if (top.has("run")) {
         const Object run = top.object("run", {"steps", "time"});

@@ -208,6 +208,8 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     doc["skin"] = scene.skin;
     doc["max_initial_overlap"] = scene.max_initial_overlap;
     doc["threads"] = scene.threads;
+    doc["spatial_sort"] = {{"every_builds", scene.spatial_sort.every_builds},
+                           {"min_bodies", scene.spatial_sort.min_bodies}};
     if (scene.run.steps > 0)
         doc["run"] = {{"steps", scene.run.steps}};
     else if (scene.run.time > 0)

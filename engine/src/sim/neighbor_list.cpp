@@ -110,9 +110,15 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = partners[static_cast<std::size_t>(t)];
         std::array<std::size_t, 27> cells{};
+        int count = 0;
+        std::uint32_t stencil_cell = ~std::uint32_t{0};
         for (std::size_t i = begin; i < end; ++i) {
             const std::size_t row_begin = out.size();
-            const int count = neighbourCells(grid, box, grid.cell_of[i], cells);
+            // Bodies in spatial order share cells with their predecessor: reuse its stencil.
+            if (grid.cell_of[i] != stencil_cell) {
+                stencil_cell = grid.cell_of[i];
+                count = neighbourCells(grid, box, stencil_cell, cells);
+            }
             for (int c = 0; c < count; ++c) {
                 for (std::uint32_t s = grid.start[cells[static_cast<std::size_t>(c)]]; s < grid.start[cells[static_cast<std::size_t>(c)] + 1]; ++s) {
                     const std::uint32_t j = grid.bodies[s];

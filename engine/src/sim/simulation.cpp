@@ -11,6 +11,7 @@
 #include "grainlab/sim/build_bodies.hpp"
 #include "grainlab/sim/material_pairs.hpp"
 #include "grainlab/sim/rigid_contacts.hpp"
+#include "grainlab/sim/spatial_sort.hpp"
 
 namespace grainlab {
 namespace {
@@ -97,6 +98,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     for (std::size_t i = 0; i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
 
     state_.polyhedral.range = contact_model_->featureContactRange();
+    if (sortDue()) sortBodies();
     buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     checkOverlaps(scene_, bodies, state_.pairs, box_);
 
@@ -254,7 +256,7 @@ TimeStepLimit Simulation::timeStepLimit() const {
 void Simulation::setThreads(int threads) {
     threads_ = threads > 0 ? threads : hardwareThreads();
     accumulators_.assign(static_cast<std::size_t>(threads_), ThreadAccumulator{});
-    thread_buffers_.assign(static_cast<std::size_t>(2 * (threads_ - 1)), {});
+    thread_buffers_.assign(threads_ > 1 ? static_cast<std::size_t>(2 * threads_) : 0, {});
     forces_current_ = false;
 }
 
@@ -445,9 +447,30 @@ void Simulation::refreshNeighbours() {
         }
     }
     const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
-    if (rebuilt) buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+    if (rebuilt) {
+        if (sortDue()) sortBodies();
+        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+    }
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+}
+
+// Sorting renumbers bodies: only where nothing else holds body indices across a force evaluation
+// (no feature contacts, no solver's warm start, no implicit integrator's per-step arrays) and the
+// contact model can turn a pair's history round.
+bool Simulation::sortDue() const {
+    const SpatialSortSettings& s = scene_.spatial_sort;
+    return s.every_builds > 0 && state_.pairs.builds % s.every_builds == 0 &&
+           static_cast<long>(state_.bodies.size()) >= s.min_bodies && !scene_.solver &&
+           state_.polyhedral.range <= 0.0 && !integrator_->needsFrozenContacts() && contact_model_->swapsHistoryRoles();
+}
+
+void Simulation::sortBodies() {
+    const std::vector<double>& r = state_.bodies.radius;
+    const double max_radius = r.empty() ? 1.0 : *std::max_element(r.begin(), r.end());
+    // Cells of half the neighbour range, as LAMMPS's default sort bins.
+    reorderState(state_, spatialOrder(state_.bodies, box_, 0.5 * (2.0 * max_radius + listReach())), *contact_model_);
+    contact_dynamics_.restoreWarmStart({}, {});  // keyed by the old numbers
 }
 
 void Simulation::evaluateForces(double dt) {
@@ -465,20 +488,29 @@ void Simulation::evaluateForces(double dt) {
         carryWallHistory(previous_wall_contacts_, previous_wall_history_);
     }
 
-    // Thread 0 adds into the bodies' arrays; others into their own, summed in thread order after.
+    // One thread adds into the bodies' arrays. Several write the bodies they own there and the rest
+    // into their own arrays, kept zero between evaluations, summed in thread order after.
     bodies.resizeDynamics();
+    const bool shared = accumulators_.size() > 1;
     for (std::size_t t = 0; t < accumulators_.size(); ++t) {
         ThreadAccumulator& acc = accumulators_[t];
-        if (t == 0) {
-            acc.force = bodies.force.data();
-            acc.torque = bodies.torque.data();
-        } else {
-            auto& f = thread_buffers_[2 * (t - 1)];
-            auto& tq = thread_buffers_[2 * (t - 1) + 1];
-            f.assign(n, Vec3::Zero());
-            tq.assign(n, Vec3::Zero());
+        acc.own_force = bodies.force.data();
+        acc.own_torque = bodies.torque.data();
+        acc.ownRange(0, shared ? 0 : n);
+        acc.touched_begin = ~std::size_t{0};
+        acc.touched_end = 0;
+        if (shared) {
+            auto& f = thread_buffers_[2 * t];
+            auto& tq = thread_buffers_[2 * t + 1];
+            if (f.size() != n) {
+                f.assign(n, Vec3::Zero());
+                tq.assign(n, Vec3::Zero());
+            }
             acc.force = f.data();
             acc.torque = tq.data();
+        } else {
+            acc.force = bodies.force.data();
+            acc.torque = bodies.torque.data();
         }
         acc.elastic_energy = acc.dissipated = 0.0;
         acc.contacts = 0;
@@ -500,13 +532,17 @@ void Simulation::evaluateForces(double dt) {
     }
     const Vec3 g = scene_.gravity;
     parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            for (std::size_t t = 1; t < accumulators_.size(); ++t) {
-                bodies.force[i] += accumulators_[t].force[i];
-                bodies.torque[i] += accumulators_[t].torque[i];
+        for (const ThreadAccumulator& acc : accumulators_) {
+            if (!shared) break;
+            for (std::size_t i = std::max(begin, acc.touched_begin); i < std::min(end, acc.touched_end); ++i) {
+                bodies.force[i] += acc.force[i];
+                bodies.torque[i] += acc.torque[i];
+                acc.force[i] = Vec3::Zero();
+                acc.torque[i] = Vec3::Zero();
             }
-            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
         }
+        for (std::size_t i = begin; i < end; ++i)
+            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
     });
     if (external_load_) external_load_(state_.time + dt, bodies);
     forces_current_ = true;
@@ -517,8 +553,9 @@ void Simulation::checkMotion() const {
     const double dt = step_dt_;
     for (std::size_t i = 0; i < b.size(); ++i) {
         const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
+        // Squared, to spare a square root per body per step.
+        if (finite && b.velocity[i].squaredNorm() * dt * dt <= b.radius[i] * b.radius[i]) continue;
         const double travel = b.velocity[i].norm() * dt;
-        if (finite && travel <= b.radius[i]) continue;
         std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
                                         number(b.velocity[i].norm()) + "): a runaway velocity"
                                   : "has a non-finite position or velocity";

@@ -119,6 +119,7 @@ bool WallSet::restoreCandidates(WallCandidates saved, std::size_t bodies) {
 
 void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope) const {
     out.clear();
+    if (count() == 0) return;  // a pass over every body per step for nothing (the chute has no walls)
     const std::size_t n = bodies.size();
     const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
     std::vector<std::vector<WallContact>> found(thread_count);

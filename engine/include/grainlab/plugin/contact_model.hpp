@@ -54,6 +54,12 @@ public:
     // Largest step the model allows for the contacts of the last force evaluation (adaptive
     // stepping of explicit integrators); 0: no limit beyond the fixed step.
     virtual double adaptiveStepLimit(const ForceContext&) const { return 0.0; }
+    // The engine renumbers bodies in spatial order now and then, which can exchange the roles of a
+    // and b in a pair. A model whose pair history can follow says so here and turns one pair's
+    // history around in swapHistoryRoles (a tangential spring's displacement changes sign, as in
+    // LAMMPS's fix neigh/history). Models that do not are never renumbered.
+    virtual bool swapsHistoryRoles() const { return false; }
+    virtual void swapHistoryRoles(double* /*history*/) const {}
 };
 
 }  // namespace grainlab

@@ -1,6 +1,7 @@
 #pragma once
 // What a contact model sees while computing forces: bodies, candidate pairs with their history,
 // wall contacts found by the narrow phase, material pair properties, and per-thread accumulators.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -49,13 +50,37 @@ struct ContactRecord {
     double overlap = 0.0;
 };
 
+// One thread's share of a force evaluation. force/torque are bodies-sized: with one thread the
+// bodies' own arrays, otherwise this thread's (zero on entry; the engine sums them after, in thread
+// order, over the indices touched). A loop over a range of bodies claims it with ownRange(): no
+// other thread writes those bodies, so their forces go straight into own_force/own_torque (the
+// bodies' arrays) and only the pairs reaching outside it go through the thread's arrays.
 struct ThreadAccumulator {
-    Vec3* force = nullptr;      // bodies-sized
+    Vec3* force = nullptr;
     Vec3* torque = nullptr;
+    Vec3* own_force = nullptr;
+    Vec3* own_torque = nullptr;
+    std::size_t own_begin = 0, own_end = 0;
+    std::size_t touched_begin = ~std::size_t{0}, touched_end = 0;  // written in force/torque
     double elastic_energy = 0.0;
     double dissipated = 0.0;    // energy dissipated during this force evaluation
     std::size_t contacts = 0;
     std::vector<ContactRecord> records;
+
+    void ownRange(std::size_t begin, std::size_t end) { own_begin = begin; own_end = end; }
+    // A loop that writes anywhere (over contacts rather than bodies) marks everything touched.
+    void touchAll(std::size_t bodies) { touched_begin = 0; touched_end = bodies; }
+    void add(std::size_t k, const Vec3& f, const Vec3& t) {
+        if (k >= own_begin && k < own_end) {
+            own_force[k] += f;
+            own_torque[k] += t;
+            return;
+        }
+        force[k] += f;
+        torque[k] += t;
+        touched_begin = std::min(touched_begin, k);
+        touched_end = std::max(touched_end, k + 1);
+    }
 };
 
 struct ForceContext {

@@ -2,6 +2,7 @@
 // Integrator plugin interface. An integrator owns the order of a step: it moves bodies and asks the
 // engine for forces at the configuration it needs (once for explicit schemes, repeatedly for
 // implicit ones).
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -63,11 +64,27 @@ public:
     virtual std::vector<IntegratorStatistic> statistics() const { return {}; }
 };
 
-// Exact rotation of an orientation by angular velocity w (world frame) over dt.
+// Exact rotation of an orientation by angular velocity w (world frame) over dt: the quaternion
+// (cos x, sin(x) w/|w|) with x = |w| dt / 2. Steps turn bodies by small angles, where the Taylor
+// series of cos x and sin(x)/x to x^8 are exact to round-off (the next terms are below 1e-19 for
+// x^2 < 1e-3) and cost a fraction of sincos and the axis normalisation.
 inline Quat rotated(const Quat& q, const Vec3& w, double dt) {
-    const double angle = w.norm() * dt;
-    if (angle == 0.0) return q;
-    return (Quat(Eigen::AngleAxisd(angle, w.normalized())) * q).normalized();
+    const double w2 = w.squaredNorm();
+    if (w2 == 0.0 || dt == 0.0) return q;
+    const double x2 = 0.25 * w2 * dt * dt;
+    double c, s;  // cos x and sin(x) / |w|
+    if (x2 < 1e-3) {
+        // Reciprocal constants: a division per term cost more than the rest of a body's update.
+        c = 1.0 - 0.5 * x2 * (1.0 - x2 * (1.0 / 12) * (1.0 - x2 * (1.0 / 30) * (1.0 - x2 * (1.0 / 56))));
+        s = 0.5 * dt * (1.0 - x2 * (1.0 / 6) * (1.0 - x2 * (1.0 / 20) * (1.0 - x2 * (1.0 / 42) * (1.0 - x2 * (1.0 / 72)))));
+    } else {
+        const double speed = std::sqrt(w2);
+        const double x = 0.5 * speed * dt;
+        c = std::cos(x);
+        s = std::sin(x) / speed;
+    }
+    const Quat turned = Quat(c, s * w.x(), s * w.y(), s * w.z()) * q;
+    return Quat(turned.coeffs() * (1.0 / std::sqrt(turned.coeffs().squaredNorm())));
 }
 
 }  // namespace grainlab

@@ -151,6 +151,14 @@ struct RunSettings {
     double time = 0.0;
 };
 
+// Bodies are renumbered in spatial order at every `every_builds`-th neighbour-list build (0: never)
+// when the scene has at least `min_bodies` bodies, only spheres under penalty contacts and an
+// explicit integrator. Below a few thousand bodies the arrays fit in cache and nothing is gained.
+struct SpatialSortSettings {
+    long every_builds = 20;
+    long min_bodies = 4096;
+};
+
 struct Scene {
     std::string name;
     std::string description;
@@ -176,6 +184,7 @@ struct Scene {
     double skin = 0.0;                 // Verlet skin; 0: 10% of the largest radius
     double max_initial_overlap = 0.1;  // largest allowed initial overlap / smaller radius
     int threads = 0;                   // 0: all cores
+    SpatialSortSettings spatial_sort;
     RunSettings run;
     OutputSettings output;
 

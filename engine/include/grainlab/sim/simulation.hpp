@@ -127,6 +127,8 @@ private:
     void setUpDomain();
     void computeForces();
     void refreshNeighbours();
+    bool sortDue() const;
+    void sortBodies();  // spatial order (grainlab/sim/spatial_sort.hpp)
     void setupSolver(const PluginChoice& choice);
     void setupPostStep(const PluginChoice& choice);
     void stepContactDynamics();

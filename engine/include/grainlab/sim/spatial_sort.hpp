@@ -1,0 +1,24 @@
+#pragma once
+// Spatial re-sorting of bodies (as LAMMPS's atom sort): bodies are renumbered in Morton order of
+// small cells, so neighbours lie close in memory and the force loop, the neighbour build and the
+// thread ranges touch few cache lines. Everything the state indexes by body is renumbered with them.
+#include <cstdint>
+#include <vector>
+
+#include "grainlab/sim/periodic_box.hpp"
+
+namespace grainlab {
+
+struct State;
+struct Bodies;
+class ContactModel;
+
+// order[new] = old: bodies by the Morton code of their cell (edge `cell`), ties by index.
+std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox& box, double cell);
+
+// Renumbers bodies, the Verlet list (rows and partners, history carried and turned round by `model`
+// where a pair's bodies exchange roles) and the wall contacts (with their history) by `order`.
+// Feature contacts (polyhedra) are not renumbered: callers sort only scenes without them.
+void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model);
+
+}  // namespace grainlab

@@ -1,0 +1,128 @@
+#include "grainlab/sim/spatial_sort.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "grainlab/sim/simulation.hpp"
+
+namespace grainlab {
+namespace {
+
+// The lower 21 bits of v spread to every third bit.
+std::uint64_t spread(std::uint64_t v) {
+    v &= 0x1fffff;
+    v = (v | v << 32) & 0x1f00000000ffffULL;
+    v = (v | v << 16) & 0x1f0000ff0000ffULL;
+    v = (v | v << 8) & 0x100f00f00f00f00fULL;
+    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+    v = (v | v << 2) & 0x1249249249249249ULL;
+    return v;
+}
+
+template <class T>
+void permute(std::vector<T>& values, const std::vector<std::uint32_t>& order) {
+    if (values.size() != order.size()) return;  // e.g. forces not sized yet
+    std::vector<T> out;
+    out.reserve(values.size());
+    for (const std::uint32_t old : order) out.push_back(values[old]);
+    values = std::move(out);
+}
+
+void reorderBodies(Bodies& b, const std::vector<std::uint32_t>& order) {
+    permute(b.id, order); permute(b.shape, order); permute(b.material, order); permute(b.radius, order);
+    permute(b.mass, order); permute(b.inv_mass, order); permute(b.inertia, order); permute(b.inv_inertia, order);
+    permute(b.frozen, order); permute(b.position, order); permute(b.orientation, order); permute(b.velocity, order);
+    permute(b.angular_velocity, order); permute(b.force, order); permute(b.torque, order); permute(b.image, order);
+}
+
+// Each pair moves to the row of its lower new index; rows stay sorted by partner.
+void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_old, const ContactModel& model) {
+    const std::size_t n = new_of_old.size();
+    if (list.row_start.size() != n + 1) return;
+    const std::size_t h = list.history_size;
+    struct Entry { std::uint32_t row, partner, old_entry; bool swapped; };
+    std::vector<Entry> entries;
+    entries.reserve(list.entries());
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+            const std::uint32_t a = new_of_old[i], b = new_of_old[list.partner[k]];
+            entries.push_back({std::min(a, b), std::max(a, b), k, b < a});
+        }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& x, const Entry& y) { return x.row != y.row ? x.row < y.row : x.partner < y.partner; });
+    std::vector<std::uint32_t> row_start(n + 1, 0), partner(entries.size());
+    std::vector<double> history(entries.size() * h);
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        ++row_start[entries[e].row + 1];
+        partner[e] = entries[e].partner;
+        double* moved = history.data() + e * h;
+        std::copy_n(list.history.data() + std::size_t{entries[e].old_entry} * h, h, moved);
+        if (h > 0 && entries[e].swapped) model.swapHistoryRoles(moved);
+    }
+    for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
+    list.row_start = std::move(row_start);
+    list.partner = std::move(partner);
+    list.history = std::move(history);
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t old = 0; old < n; ++old) order[new_of_old[old]] = static_cast<std::uint32_t>(old);
+    permute(list.position_at_build, order);
+}
+
+// Wall contacts stay in body order (the history carry-over relies on it), each with its history.
+void renumberWallContacts(std::vector<WallContact>& contacts, std::vector<double>& history, std::size_t h,
+                          const std::vector<std::uint32_t>& new_of_old) {
+    const bool with_history = history.size() == contacts.size() * h && h > 0;
+    std::vector<std::uint32_t> by_body(contacts.size());
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+        contacts[c].body = new_of_old[contacts[c].body];
+        by_body[c] = static_cast<std::uint32_t>(c);
+    }
+    std::stable_sort(by_body.begin(), by_body.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return contacts[x].body < contacts[y].body; });
+    std::vector<WallContact> sorted;
+    std::vector<double> sorted_history;
+    sorted.reserve(contacts.size());
+    if (with_history) sorted_history.reserve(history.size());
+    for (const std::uint32_t c : by_body) {
+        sorted.push_back(contacts[c]);
+        if (with_history) sorted_history.insert(sorted_history.end(), history.begin() + c * h, history.begin() + (c + 1) * h);
+    }
+    contacts = std::move(sorted);
+    if (with_history) history = std::move(sorted_history);
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox& box, double cell) {
+    const std::size_t n = bodies.size();
+    std::vector<std::uint32_t> order(n);
+    if (n == 0) return order;
+    Vec3 lo = bodies.position[0];
+    for (const Vec3& x : bodies.position) lo = lo.cwiseMin(x);
+    for (int k = 0; k < 3; ++k)
+        if (box.periodic[k]) lo[k] = box.min[k];
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(n);
+    const double inv = 1.0 / cell;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t code = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double c = std::clamp(std::floor((bodies.position[i][k] - lo[k]) * inv), 0.0, 2097151.0);
+            code |= spread(static_cast<std::uint64_t>(c)) << k;
+        }
+        keys[i] = {code, static_cast<std::uint32_t>(i)};
+    }
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t k = 0; k < n; ++k) order[k] = keys[k].second;
+    return order;
+}
+
+void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model) {
+    std::vector<std::uint32_t> new_of_old(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) new_of_old[order[k]] = static_cast<std::uint32_t>(k);
+    reorderBodies(state.bodies, order);
+    renumberPairs(state.pairs, new_of_old, model);
+    renumberWallContacts(state.wall_contacts, state.wall_history, state.pairs.history_size, new_of_old);
+}
+
+}  // namespace grainlab
