@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "grainlab/core/wait_policy.hpp"
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/output_error.hpp"
 #include "grainlab/io/scene_file.hpp"
@@ -95,19 +96,8 @@ int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const 
 
 }  // namespace
 
-// libgomp reads OMP_WAIT_POLICY when it loads, before main: to change it the program starts itself
-// again with it set. Threads that wait sleep instead of spinning: on a machine shared with other
-// work, spinning threads took the cores from the ones with work (2 threads ran 14x slower than with
-// sleeping ones on a loaded 2-core machine, docs/performance.md). OMP_WAIT_POLICY=ACTIVE (or any
-// explicit OMP_WAIT_POLICY / GOMP_SPINCOUNT) is kept, for dedicated machines.
-static void sleepWhileWaiting(char** argv) {
-    if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-    execv("/proc/self/exe", argv);  // returns only on failure: run on with the default policy
-}
-
 int main(int argc, char** argv) {
-    sleepWhileWaiting(argv);
+    grainlab::restartWithSleepingThreads(argv);
     CLI::App app{"GrainLab headless runner"};
     app.require_subcommand(1);
     auto* run = app.add_subcommand("run", "run a scene file");

@@ -9,13 +9,13 @@
 #include <cstdlib>
 
 #include "docks/messages_dock.hpp"
+#include "grainlab/core/wait_policy.hpp"
 #include "main_window.hpp"
 #include "view/scene_view.hpp"
 
 int main(int argc, char** argv) {
-    // The engine's threads share the cores with the window's rendering: waiting threads sleep
-    // instead of spinning (set before OpenMP starts; an explicit setting is kept).
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+    // The engine's threads share the cores with the window's rendering.
+    grainlab::restartWithSleepingThreads(argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("GrainLab");
     QApplication::setApplicationName("grainlab");

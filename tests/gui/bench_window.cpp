@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "grainlab/core/wait_policy.hpp"
 #include "grainlab/io/scene_file.hpp"
 #include "gui_test_support.hpp"
 #include "main_window.hpp"
@@ -112,7 +113,7 @@ double percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);  // as the application does
+    restartWithSleepingThreads(argv);  // as the application does
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/column-50k.json");
