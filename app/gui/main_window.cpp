@@ -308,8 +308,9 @@ void MainWindow::refresh() {
     auto snapshot = runner_->latest();
     if (!snapshot || (shown_ && snapshot->serial == shown_->serial)) return;
     // Frame pacing: the window's work per frame (docks, layers, rendering) takes at most a fifth
-    // of the time, so the engine keeps the cores and input is answered between frames.
-    const double busy_ms = display_ms_ + view_->lastRenderMilliseconds();
+    // of the time, so the engine keeps the cores and input is answered between frames. The cost
+    // counted is a full redraw's: drafts drawn while the camera moves must not speed up the pace.
+    const double busy_ms = display_ms_ + view_->lastFullRenderMilliseconds();
     const double interval_ms = std::max(33.0, 4.0 * busy_ms);
     if (shown_ && since_display_.isValid() && since_display_.elapsed() < interval_ms) return;
     runner_->setPublishInterval(std::chrono::milliseconds(static_cast<long>(interval_ms)));

@@ -8,6 +8,8 @@
 #include <QTest>
 #include <QTimer>
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -104,6 +106,49 @@ void printRenderCost(MainWindow& window) {
                 full, moving, draft ? "draft" : "full");
 }
 
+struct WindowRun {
+    double steps_per_second = 0.0;
+    std::unique_ptr<InputProbe> probe;  // when dragging
+};
+
+// Steps/s of the scene in the window (refresh timer live, steps counted from the snapshots shown),
+// optionally while a person drags the view.
+std::optional<WindowRun> windowStepsPerSecond(MainWindow& window, const QString& scene_path, long warmup, long steps,
+                                              bool drag) {
+    if (!window.openScene(scene_path)) return std::nullopt;
+    window.step(warmup);
+    if (!testing::waitForStep(window, warmup, 600000)) return std::nullopt;
+    WindowRun result;
+    QTimer poker;
+    if (drag) {
+        result.probe = std::make_unique<InputProbe>(window.view());
+        QObject::connect(&poker, &QTimer::timeout, [&] { result.probe->poke(); });
+    }
+    window.run();
+    QElapsedTimer clock;
+    clock.start();
+    long start_step = -1, end_step = -1;
+    double start_s = 0, end_s = 0;
+    if (drag) poker.start(100);  // one move every 100 ms
+    while (end_step < 0) {
+        QTest::qWait(5);
+        const auto shown = window.shownSnapshot();
+        if (!shown) continue;
+        const long step = shown->frame.step;
+        if (start_step < 0 && step > warmup) {
+            start_step = step;
+            start_s = clock.nsecsElapsed() * 1e-9;
+        } else if (start_step >= 0 && step >= start_step + steps) {
+            end_step = step;
+            end_s = clock.nsecsElapsed() * 1e-9;
+        }
+    }
+    poker.stop();
+    window.pause();
+    result.steps_per_second = (end_step - start_step) / (end_s - start_s);
+    return result;
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0.0;
     std::sort(v.begin(), v.end());
@@ -127,42 +172,21 @@ int main(int argc, char** argv) {
     if (!QTest::qWaitForWindowExposed(&window)) return 1;
     const Scene scene = readSceneFile(scene_path.toStdString());
     std::printf("scene %s, %ld warm-up steps, %ld measured steps, %d rounds\n", qPrintable(scene_path), warmup, steps, rounds);
+    if (!window.openScene(scene_path)) return 1;
+    window.step(warmup);
+    if (!testing::waitForStep(window, warmup, 600000)) return 1;
+    printRenderCost(window);
+    std::printf("round  headless steps/s  window steps/s (ratio)  while dragging (ratio)  drag delivered p50/p95/max ms  "
+                "view repainted p50/p95/max ms\n");
     for (int round = 0; round < rounds; ++round) {
         const double headless = headlessStepsPerSecond(scene, window.registry(), warmup, steps);
-
-        if (!window.openScene(scene_path)) return 1;
-        window.step(warmup);
-        if (!testing::waitForStep(window, warmup, 600000)) return 1;
-        if (round == 0) printRenderCost(window);
-        InputProbe probe(window.view());
-        QTimer poker;
-        QObject::connect(&poker, &QTimer::timeout, [&] { probe.poke(); });
-        window.run();
-        QElapsedTimer clock;
-        clock.start();
-        long start_step = -1, end_step = -1;
-        double start_s = 0, end_s = 0;
-        if (round == 0)
-            std::printf("round  headless steps/s  window steps/s  ratio  drag delivered p50/p95/max ms  view repainted p50/p95/max ms\n");
-        poker.start(100);  // a person dragging the view: one move every 100 ms
-        while (end_step < 0) {
-            QTest::qWait(5);
-            const auto shown = window.shownSnapshot();
-            if (!shown) continue;
-            const long step = shown->frame.step;
-            if (start_step < 0 && step > warmup) {
-                start_step = step;
-                start_s = clock.nsecsElapsed() * 1e-9;
-            } else if (start_step >= 0 && step >= start_step + steps) {
-                end_step = step;
-                end_s = clock.nsecsElapsed() * 1e-9;
-            }
-        }
-        poker.stop();
-        window.pause();
-        const double windowed = (end_step - start_step) / (end_s - start_s);
-        std::printf("%5d  %16.1f  %14.1f  %5.3f  %8.1f / %5.1f / %5.1f          %8.1f / %5.1f / %5.1f\n", round + 1,
-                    headless, windowed, windowed / headless, percentile(probe.delivered_ms, 0.5),
+        const auto refreshing = windowStepsPerSecond(window, scene_path, warmup, steps, false);
+        const auto dragging = windowStepsPerSecond(window, scene_path, warmup, steps, true);
+        if (!refreshing || !dragging) return 1;
+        const InputProbe& probe = *dragging->probe;
+        std::printf("%5d  %16.1f  %14.1f (%5.3f)  %14.1f (%5.3f)  %8.1f / %5.1f / %5.1f          %8.1f / %5.1f / %5.1f\n",
+                    round + 1, headless, refreshing->steps_per_second, refreshing->steps_per_second / headless,
+                    dragging->steps_per_second, dragging->steps_per_second / headless, percentile(probe.delivered_ms, 0.5),
                     percentile(probe.delivered_ms, 0.95), percentile(probe.delivered_ms, 1.0),
                     percentile(probe.repainted_ms, 0.5), percentile(probe.repainted_ms, 0.95),
                     percentile(probe.repainted_ms, 1.0));

@@ -51,7 +51,6 @@ public:
     void highlight(std::int64_t body_id);
 
     QImage renderImage();  // the view as it is now, rendered at the widget's size
-    double lastRenderMilliseconds() const { return last_render_ms_; }
     double lastFullRenderMilliseconds() const { return last_full_render_ms_; }
     bool drawingDraft() const { return draft_; }
     std::size_t arrowsShown() const;
