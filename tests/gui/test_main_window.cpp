@@ -115,6 +115,18 @@ private slots:
         QCOMPARE(series.first().x(), 0.0);
         QCOMPARE(series.last().x(), (samples - 1) * SimulationRunner::kSampleEvery * dt);
         for (const QPointF& p : series) QVERIFY(std::abs(p.y() - 0.5 * mass * kG * kG * p.x() * p.x()) <= 1e-12 * p.y());
+
+        // A new run (time starts again) of a body 1e15 times lighter: the chart starts over on the
+        // new scale (axes rescaled from kilojoules to femtojoules without a tick explosion).
+        std::vector<EnergyRecord> small(3);
+        for (std::size_t k = 0; k < small.size(); ++k) {
+            small[k].step = static_cast<long>(k);
+            small[k].time = k * dt;
+            small[k].kinetic = 0.5 * mass * 1e-15 * kG * kG * small[k].time * small[k].time;
+        }
+        dock.addSamples(small, false);
+        QCOMPARE(dock.kineticEnergy().size(), qsizetype(3));
+        QCOMPARE(dock.kineticEnergy().last().y(), small.back().kinetic);
     }
 
     // Integrator, contact model and solver swapped back and forth while running: no state is lost,

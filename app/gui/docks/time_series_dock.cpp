@@ -46,7 +46,7 @@ TimeSeriesDock::TimeSeriesDock(QWidget* parent) : QDockWidget(tr("Time series"),
     time_axis_->setLabelFormat("%.3g");
     energy_axis_ = new QValueAxis;
     energy_axis_->setTitleText(tr("kinetic energy [J]"));
-    energy_axis_->setLabelFormat("%.3g");
+    energy_axis_->setLabelFormat("%.4g");
     contact_axis_ = new QValueAxis;
     contact_axis_->setTitleText(tr("contacts"));
     contact_axis_->setLabelFormat("%d");
@@ -117,7 +117,7 @@ void TimeSeriesDock::addSamples(const std::vector<EnergyRecord>& samples, bool s
 void TimeSeriesDock::fitAxes() {
     if (kinetic_->count() == 0) return;
     const double start = kinetic_->at(0).x();
-    time_axis_->setRange(start, std::max(last_time_, start + 1e-12));
+    roundTicks(time_axis_, start, std::max(last_time_, start + 1e-12));
     fitRange(energy_axis_, kinetic_, 1e-12, 0.0);
     fitRange(contact_axis_, contacts_, 5.0, 1.0);  // integer ticks even with no contacts
     if (residual_->count() > 0) {
