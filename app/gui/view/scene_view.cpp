@@ -180,8 +180,7 @@ void SceneView::render() {
     image_ = QImage(pixels->GetPointer(0), w * scale, h * scale, QImage::Format_RGBA8888).mirrored().copy();
     image_.setDevicePixelRatio(scale);
     stale_ = false;
-    last_render_ms_ = clock.nsecsElapsed() * 1e-6;
-    if (!draft_) last_full_render_ms_ = last_render_ms_;
+    if (!draft_) last_full_render_ms_ = clock.nsecsElapsed() * 1e-6;
 }
 
 void SceneView::setDraft(bool draft) {

@@ -90,7 +90,6 @@ private:
     std::unique_ptr<Scene> pending_scene_;  // waits for the first snapshot's extent
     QImage image_;
     bool stale_ = true;
-    double last_render_ms_ = 0.0;
     double last_full_render_ms_ = 0.0;
     bool draft_ = false;
     double draft_above_ms_ = kDraftAboveMilliseconds;
