@@ -166,12 +166,21 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     list = std::move(next);
 }
 
-bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin) {
+bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
+                       int threads) {
     if (list.position_at_build.size() != bodies.size() || list.row_start.size() != bodies.size() + 1) return true;
     const double limit = 0.25 * skin * skin;  // (skin / 2)^2
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-        if (box.nearestImage(bodies.position[i] - list.position_at_build[i]).squaredNorm() > limit) return true;
-    return false;
+    // One flag per thread, each on its own cache line: they are written while the others read.
+    struct alignas(64) Flag { bool moved = false; };
+    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads)));
+    parallelRanges(bodies.size(), threads, [&](int t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            if (box.nearestImage(bodies.position[i] - list.position_at_build[i]).squaredNorm() > limit) {
+                moved[static_cast<std::size_t>(t)].moved = true;
+                return;
+            }
+    });
+    return std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
 }
 
 }  // namespace grainlab

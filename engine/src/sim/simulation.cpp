@@ -437,16 +437,19 @@ void Simulation::computeForces() { evaluateForces(step_dt_); }
 
 void Simulation::refreshNeighbours() {
     Bodies& bodies = state_.bodies;
-    const std::size_t n = bodies.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        Vec3& x = bodies.position[i];
-        for (int k = 0; k < 3; ++k) {
-            if (!box_.periodic[k]) continue;
-            if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++bodies.image[i][k]; }
-            else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --bodies.image[i][k]; }
-        }
+    if (box_.periodic[0] || box_.periodic[1] || box_.periodic[2]) {
+        parallelRanges(bodies.size(), threads_, [&](int, std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                Vec3& x = bodies.position[i];
+                for (int k = 0; k < 3; ++k) {
+                    if (!box_.periodic[k]) continue;
+                    if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++bodies.image[i][k]; }
+                    else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --bodies.image[i][k]; }
+                }
+            }
+        });
     }
-    const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_);
+    const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_, threads_);
     if (rebuilt) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
@@ -551,18 +554,29 @@ void Simulation::evaluateForces(double dt) {
 void Simulation::checkMotion() const {
     const Bodies& b = state_.bodies;
     const double dt = step_dt_;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
-        // Squared, to spare a square root per body per step.
-        if (finite && b.velocity[i].squaredNorm() * dt * dt <= b.radius[i] * b.radius[i]) continue;
-        const double travel = b.velocity[i].norm() * dt;
-        std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
-                                        number(b.velocity[i].norm()) + "): a runaway velocity"
-                                  : "has a non-finite position or velocity";
-        throw SimulationError("body " + std::to_string(b.id[i]) + " " + what + " at step " + std::to_string(state_.step) +
-                              " (t = " + number(state_.time) + "); the run stopped. Check the time step, the contact"
-                              " stiffness and initial overlaps.");
-    }
+    // Each thread finds the first offending body of its range; the lowest is reported (the same
+    // body whatever the thread count). Exceptions must not leave a parallel region.
+    std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), b.size());
+    parallelRanges(b.size(), threads_, [&](int t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            // One comparison per body: a non-finite position or angular velocity turns the sum into
+            // NaN (0 * inf is NaN too), and NaN compares false. Squared, to spare a square root.
+            const double poison = 0.0 * (b.position[i].sum() + b.angular_velocity[i].sum());
+            if (b.velocity[i].squaredNorm() * dt * dt + poison <= b.radius[i] * b.radius[i]) continue;
+            first[static_cast<std::size_t>(t)] = i;
+            return;
+        }
+    });
+    const std::size_t i = *std::min_element(first.begin(), first.end());
+    if (i == b.size()) return;
+    const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
+    const double travel = b.velocity[i].norm() * dt;
+    std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
+                                    number(b.velocity[i].norm()) + "): a runaway velocity"
+                              : "has a non-finite position or velocity";
+    throw SimulationError("body " + std::to_string(b.id[i]) + " " + what + " at step " + std::to_string(state_.step) +
+                          " (t = " + number(state_.time) + "); the run stopped. Check the time step, the contact"
+                          " stiffness and initial overlaps.");
 }
 
 void Simulation::step() {

@@ -66,14 +66,22 @@ template <class Law>
     const std::uint32_t* material = bodies.material.data();
     acc.ownRange(begin, end);
     RangeTally tally;
+    double* const history_base = pairs.history.data();
     for (std::size_t i = begin; i < end; ++i) {
-        const double ri = radius[i];
+        // Body i's values in registers and its force summed locally: partners are all above i, so
+        // nothing in the row writes body i, and the compiler need not reload through the pointers.
+        const Vec3 xi = x[i], vi = v[i], wi = w[i];
+        const double ri = radius[i], inv_mass_i = inv_mass[i];
+        const std::uint32_t material_i = material[i];
+        Vec3 force_i = Vec3::Zero(), torque_i = Vec3::Zero();
+        bool touched = false;
         for (std::uint32_t k = pairs.row_start[i]; k < pairs.row_start[i + 1]; ++k) {
             const std::uint32_t j = pairs.partner[k];
-            double* history = pairs.history.data() + k * history_size;
-            const Vec3 d = ctx.box.nearestImage(x[i] - x[j]);
+            double* history = history_base + k * history_size;
+            const Vec3 d = ctx.box.nearestImage(xi - x[j]);
             const double rsq = d.squaredNorm();
-            const double rsum = ri + radius[j];
+            const double rj = radius[j];
+            const double rsum = ri + rj;
             if (rsq >= rsum * rsum) {
                 // Most entries are apart and their history is zero already: writing zeros
                 // again would dirty their cache lines every step.
@@ -82,26 +90,31 @@ template <class Law>
                 continue;
             }
             const double r = std::sqrt(rsq);
-            const Vec3 n = d / r;
+            const Vec3 n = d * (1.0 / r);
             const Vec3 arm_i = -ri * n;
-            const Vec3 arm_j = radius[j] * n;
+            const Vec3 arm_j = rj * n;
             ContactKinematics kin{n,
                                   rsum - r,
                                   r,
-                                  (v[i] + w[i].cross(arm_i)) - (v[j] + w[j].cross(arm_j)),
-                                  w[i] - w[j],
-                                  1.0 / (inv_mass[i] + inv_mass[j]),
-                                  ri * radius[j] / rsum,
-                                  &ctx.materials(material[i], material[j]),
+                                  (vi + wi.cross(arm_i)) - (v[j] + w[j].cross(arm_j)),
+                                  wi - w[j],
+                                  1.0 / (inv_mass_i + inv_mass[j]),
+                                  ri * rj / rsum,
+                                  &ctx.materials(material_i, material[j]),
                                   ctx.dt};
             ContactOutput out;
             law(kin, history, out);
-            acc.own_force[i] += out.force;
-            acc.own_torque[i] += arm_i.cross(out.force) + out.torque;
+            force_i += out.force;
+            torque_i += arm_i.cross(out.force) + out.torque;
+            touched = true;
             acc.add(j, -out.force, -(arm_j.cross(out.force) + out.torque));
             tally.add(out);
             if (ctx.record)
-                acc.records.push_back({static_cast<std::uint32_t>(i), j, x[i] + arm_i, n, out.force, rsum - r});
+                acc.records.push_back({static_cast<std::uint32_t>(i), j, xi + arm_i, n, out.force, rsum - r});
+        }
+        if (touched) {
+            acc.own_force[i] += force_i;
+            acc.own_torque[i] += torque_i;
         }
     }
     // Walls (contacts in body order): the lever arm on the body reaches the wall point; the wall

@@ -24,19 +24,22 @@ struct TangentialResult {
     const Vec3 vt = kin.relative_velocity - kin.relative_velocity.dot(n) * n;
     Eigen::Map<Vec3> stored(history);
     Vec3 shear = stored + vt * kin.dt;
-    const double shear_magnitude = shear.norm();
+    // Only whether the spring was stretched matters below: no square root needed.
+    const bool stretched = shear.squaredNorm() != 0.0;
     if (kin.dt > 0.0) shear -= shear.dot(n) * n;
     TangentialResult out;
     out.force = -(stiffness * shear + damping * vt);
     out.dissipated = damping * vt.squaredNorm() * kin.dt;
     const double limit = kin.properties->friction * std::abs(normal_force);
-    const double magnitude = out.force.norm();
-    if (magnitude > limit) {
+    // Compared squared: the square root is only needed for the contacts that slide.
+    const double magnitude_squared = out.force.squaredNorm();
+    if (magnitude_squared > limit * limit) {
         const double before = 0.5 * stiffness * shear.squaredNorm();
-        if (shear_magnitude != 0.0 && kin.dt > 0.0) {
-            const Vec3 viscous = damping * vt / stiffness;
-            shear = (limit / magnitude) * (shear + viscous) - viscous;
-            out.force *= limit / magnitude;
+        if (stretched && kin.dt > 0.0) {
+            const double scale = limit / std::sqrt(magnitude_squared);
+            const Vec3 viscous = (damping / stiffness) * vt;
+            shear = scale * (shear + viscous) - viscous;
+            out.force *= scale;
         } else {
             out.force.setZero();
         }

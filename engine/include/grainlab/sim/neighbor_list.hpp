@@ -30,6 +30,6 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
 
 // True when some body moved more than skin/2 since the last build (or the list was never built).
 bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box,
-                       double skin);
+                       double skin, int threads = 1);
 
 }  // namespace grainlab
