@@ -218,7 +218,9 @@ TEST_CASE("A command-line run killed at random moments leaves loadable files and
             continue;
         }
         ++kills;
-        requireFilesLoad(killed);
+        // Under load an early kill can land before the run has made its output folder: nothing left
+        // behind is a valid outcome too.
+        if (fs::exists(killed)) requireFilesLoad(killed);
     }
     CHECK(kills == 3);
     last = fs::exists(checkpoint) ? runCli({"resume", checkpoint.string()})

@@ -24,6 +24,10 @@
 #include "view/scene_view.hpp"
 
 namespace grainlab::gui {
+namespace {
+// Time between frames while a run publishes, in multiples of a frame's cost (see refresh()).
+constexpr double kIntervalPerFrameCost = 8.0;
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("GrainLab");
@@ -307,11 +311,13 @@ void MainWindow::refresh() {
     status_label_->setText(statusText());
     auto snapshot = runner_->latest();
     if (!snapshot || (shown_ && snapshot->serial == shown_->serial)) return;
-    // Frame pacing: the window's work per frame (docks, layers, rendering) takes at most a fifth
-    // of the time, so the engine keeps the cores and input is answered between frames. The cost
-    // counted is a full redraw's: drafts drawn while the camera moves must not speed up the pace.
+    // Frame pacing: the window's work per frame (docks, layers, rendering) takes at most an eighth
+    // of the time, so the engine keeps the cores and input is answered between frames. A frame
+    // stalls every engine thread, not just the one whose core it takes (they meet at each step's
+    // barriers): with a quarter the engine lost 12% of its speed on two cores. The cost counted is
+    // a full redraw's: drafts drawn while the camera moves must not speed up the pace.
     const double busy_ms = display_ms_ + view_->lastFullRenderMilliseconds();
-    const double interval_ms = std::max(33.0, 4.0 * busy_ms);
+    const double interval_ms = std::max(33.0, kIntervalPerFrameCost * busy_ms);
     if (shown_ && since_display_.isValid() && since_display_.elapsed() < interval_ms) return;
     runner_->setPublishInterval(std::chrono::milliseconds(static_cast<long>(interval_ms)));
     since_display_.restart();

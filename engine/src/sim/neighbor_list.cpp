@@ -77,6 +77,10 @@ int neighbourCells(const CellGrid& grid, const PeriodicBox& box, std::uint32_t c
     const int cx = static_cast<int>(cell % static_cast<std::uint32_t>(grid.count[0]));
     const int cy = static_cast<int>((cell / static_cast<std::uint32_t>(grid.count[0])) % static_cast<std::uint32_t>(grid.count[1]));
     const int cz = static_cast<int>(cell / static_cast<std::uint32_t>(grid.count[0] * grid.count[1]));
+    // Only a periodic axis of under three cells makes a cell appear twice (the search for repeats
+    // was most of the stencil's cost, and the stencil changes with most bodies).
+    bool repeats = false;
+    for (int k = 0; k < 3; ++k) repeats = repeats || (box.periodic[k] && grid.count[k] < 3);
     int found = 0;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
@@ -90,7 +94,8 @@ int neighbourCells(const CellGrid& grid, const PeriodicBox& box, std::uint32_t c
                 }
                 if (!inside) continue;
                 const std::size_t index = grid.index(c[0], c[1], c[2]);
-                if (std::find(out.begin(), out.begin() + found, index) == out.begin() + found) out[static_cast<std::size_t>(found++)] = index;
+                if (!repeats || std::find(out.begin(), out.begin() + found, index) == out.begin() + found)
+                    out[static_cast<std::size_t>(found++)] = index;
             }
     return found;
 }
@@ -109,27 +114,40 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     std::vector<std::uint32_t> row_length(n, 0);
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = partners[static_cast<std::size_t>(t)];
+        std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
         std::array<std::size_t, 27> cells{};
         int count = 0;
         std::uint32_t stencil_cell = ~std::uint32_t{0};
         for (std::size_t i = begin; i < end; ++i) {
-            const std::size_t row_begin = out.size();
             // Bodies in spatial order share cells with their predecessor: reuse its stencil.
             if (grid.cell_of[i] != stencil_cell) {
                 stencil_cell = grid.cell_of[i];
                 count = neighbourCells(grid, box, stencil_cell, cells);
+                std::size_t candidates = 0;
+                for (int c = 0; c < count; ++c)
+                    candidates += grid.start[cells[static_cast<std::size_t>(c)] + 1] - grid.start[cells[static_cast<std::size_t>(c)]];
+                if (row.size() < candidates) row.resize(candidates);
             }
+            // Every candidate is written and the count advanced only for kept ones: about half the
+            // candidates fail j > i and most of the rest the distance, in no predictable order, and
+            // a branch per test cost more than the tests.
+            const Vec3 xi = bodies.position[i];
+            const double ri = bodies.radius[i];
+            const bool frozen_i = bodies.frozen[i] != 0;
+            std::size_t kept = 0;
             for (int c = 0; c < count; ++c) {
-                for (std::uint32_t s = grid.start[cells[static_cast<std::size_t>(c)]]; s < grid.start[cells[static_cast<std::size_t>(c)] + 1]; ++s) {
+                const std::size_t cell = cells[static_cast<std::size_t>(c)];
+                for (std::uint32_t s = grid.start[cell]; s < grid.start[cell + 1]; ++s) {
                     const std::uint32_t j = grid.bodies[s];
-                    if (j <= i || (bodies.frozen[i] && bodies.frozen[j])) continue;
-                    const double range = bodies.radius[i] + bodies.radius[j] + skin;
-                    if (box.nearestImage(bodies.position[i] - bodies.position[j]).squaredNorm() < range * range)
-                        out.push_back(j);
+                    const double range = ri + bodies.radius[j] + skin;
+                    const bool near = box.nearestImage(xi - bodies.position[j]).squaredNorm() < range * range;
+                    row[kept] = j;
+                    kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (bodies.frozen[j] != 0)));
                 }
             }
-            std::sort(out.begin() + static_cast<std::ptrdiff_t>(row_begin), out.end());
-            row_length[i] = static_cast<std::uint32_t>(out.size() - row_begin);
+            std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
+            out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
+            row_length[i] = static_cast<std::uint32_t>(kept);
         }
     });
 
@@ -164,23 +182,6 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     }
     next.position_at_build = bodies.position;
     list = std::move(next);
-}
-
-bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
-                       int threads) {
-    if (list.position_at_build.size() != bodies.size() || list.row_start.size() != bodies.size() + 1) return true;
-    const double limit = 0.25 * skin * skin;  // (skin / 2)^2
-    // One flag per thread, each on its own cache line: they are written while the others read.
-    struct alignas(64) Flag { bool moved = false; };
-    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads)));
-    parallelRanges(bodies.size(), threads, [&](int t, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-            if (box.nearestImage(bodies.position[i] - list.position_at_build[i]).squaredNorm() > limit) {
-                moved[static_cast<std::size_t>(t)].moved = true;
-                return;
-            }
-    });
-    return std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
 }
 
 }  // namespace grainlab

@@ -401,7 +401,7 @@ void Simulation::setupPostStep(const PluginChoice& choice) {
 
 void Simulation::stepContactDynamics() {
     Bodies& bodies = state_.bodies;
-    refreshNeighbours();
+    refreshNeighbours(false);
     const double envelope = contact_dynamics_.settings.envelope;
     if (state_.polyhedral.range > 0.0) {
         // Polyhedra: the feature narrow phase finds every contact, as for the penalty model.
@@ -435,21 +435,47 @@ void Simulation::stepContactDynamics() {
 
 void Simulation::computeForces() { evaluateForces(step_dt_); }
 
-void Simulation::refreshNeighbours() {
-    Bodies& bodies = state_.bodies;
-    if (box_.periodic[0] || box_.periodic[1] || box_.periodic[2]) {
-        parallelRanges(bodies.size(), threads_, [&](int, std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                Vec3& x = bodies.position[i];
+// One pass over the bodies, in one parallel region, before the neighbours are refreshed: positions
+// wrapped into the periodic box, the Verlet list's displacement check (true when some body moved
+// more than half the skin since the build, or the list does not fit the bodies) and, for a force
+// evaluation, the forces started at the weight (contact models add to them).
+bool Simulation::sweepBodies(bool start_forces) {
+    Bodies& b = state_.bodies;
+    const std::size_t n = b.size();
+    const NeighborList& list = state_.pairs;
+    const bool list_fits = list.position_at_build.size() == n && list.row_start.size() == n + 1;
+    const bool periodic = box_.periodic[0] || box_.periodic[1] || box_.periodic[2];
+    if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
+    const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
+    const Vec3 g = scene_.gravity;
+    // One flag per thread, each on its own cache line: they are written while the others read.
+    struct alignas(64) Flag { bool moved = false; };
+    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
+    parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
+        bool far = false;
+        for (std::size_t i = begin; i < end; ++i) {
+            Vec3& x = b.position[i];
+            if (periodic) {
                 for (int k = 0; k < 3; ++k) {
                     if (!box_.periodic[k]) continue;
-                    if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++bodies.image[i][k]; }
-                    else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --bodies.image[i][k]; }
+                    if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++b.image[i][k]; }
+                    else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --b.image[i][k]; }
                 }
             }
-        });
-    }
-    const bool rebuilt = neighborListStale(state_.pairs, bodies, box_, skin_, threads_);
+            if (list_fits) far |= box_.nearestImage(x - list.position_at_build[i]).squaredNorm() > limit;
+            if (start_forces) {
+                b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
+                b.torque[i].setZero();
+            }
+        }
+        moved[static_cast<std::size_t>(t)].moved = far;
+    });
+    return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
+}
+
+void Simulation::refreshNeighbours(bool start_forces) {
+    Bodies& bodies = state_.bodies;
+    const bool rebuilt = sweepBodies(start_forces);
     if (rebuilt) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
@@ -479,7 +505,7 @@ void Simulation::sortBodies() {
 void Simulation::evaluateForces(double dt) {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
-    refreshNeighbours();
+    refreshNeighbours(true);
     const bool feature_contacts = state_.polyhedral.range > 0.0;
     if (feature_contacts) {
         feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
@@ -491,9 +517,9 @@ void Simulation::evaluateForces(double dt) {
         carryWallHistory(previous_wall_contacts_, previous_wall_history_);
     }
 
-    // One thread adds into the bodies' arrays. Several write the bodies they own there and the rest
-    // into their own arrays, kept zero between evaluations, summed in thread order after.
-    bodies.resizeDynamics();
+    // One thread adds into the bodies' arrays (started at the weight by refreshNeighbours). Several
+    // write the bodies they own there and the rest into their own arrays, kept zero between
+    // evaluations, summed in thread order after.
     const bool shared = accumulators_.size() > 1;
     for (std::size_t t = 0; t < accumulators_.size(); ++t) {
         ThreadAccumulator& acc = accumulators_[t];
@@ -533,20 +559,18 @@ void Simulation::evaluateForces(double dt) {
         state_.contacts += acc.contacts;
         records_.insert(records_.end(), acc.records.begin(), acc.records.end());
     }
-    const Vec3 g = scene_.gravity;
-    parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
-        for (const ThreadAccumulator& acc : accumulators_) {
-            if (!shared) break;
-            for (std::size_t i = std::max(begin, acc.touched_begin); i < std::min(end, acc.touched_end); ++i) {
-                bodies.force[i] += acc.force[i];
-                bodies.torque[i] += acc.torque[i];
-                acc.force[i] = Vec3::Zero();
-                acc.torque[i] = Vec3::Zero();
+    if (shared) {
+        parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
+            for (const ThreadAccumulator& acc : accumulators_) {
+                for (std::size_t i = std::max(begin, acc.touched_begin); i < std::min(end, acc.touched_end); ++i) {
+                    bodies.force[i] += acc.force[i];
+                    bodies.torque[i] += acc.torque[i];
+                    acc.force[i] = Vec3::Zero();
+                    acc.torque[i] = Vec3::Zero();
+                }
             }
-        }
-        for (std::size_t i = begin; i < end; ++i)
-            if (!bodies.frozen[i]) bodies.force[i] += bodies.mass[i] * g;
-    });
+        });
+    }
     if (external_load_) external_load_(state_.time + dt, bodies);
     forces_current_ = true;
 }

@@ -28,8 +28,4 @@ struct NeighborList {
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
                        std::size_t history_size, int threads);
 
-// True when some body moved more than skin/2 since the last build (or the list was never built).
-bool neighborListStale(const NeighborList& list, const Bodies& bodies, const PeriodicBox& box,
-                       double skin, int threads = 1);
-
 }  // namespace grainlab

@@ -126,7 +126,8 @@ private:
     void setUpPlugins();
     void setUpDomain();
     void computeForces();
-    void refreshNeighbours();
+    bool sweepBodies(bool start_forces);          // true: the Verlet list is stale
+    void refreshNeighbours(bool start_forces);    // start_forces: forces begin at the weight
     bool sortDue() const;
     void sortBodies();  // spatial order (grainlab/sim/spatial_sort.hpp)
     void setupSolver(const PluginChoice& choice);
