@@ -281,7 +281,7 @@ TEST_CASE("Compatibility: cannonball pyramid floor reactions match stiff DEM", "
     CHECK(-reference.sum() == Approx(free_weight).epsilon(1e-6));
 
     auto error = [&](const Eigen::VectorXd& f) { return (f - reference).norm() / reference.norm(); };
-    for (const std::string& first : {"ccp-apgd", "ccp-pgs"}) {
+    for (const char* first : {"ccp-apgd", "ccp-pgs"}) {
         const ContactDynamicsReactions cd = contactDynamicsReactions(first);
         const double compatible = error(cd.compatible), plain = error(cd.plain);
         INFO(first << ": compatible " << compatible << ", plain " << plain << " relative to DEM");

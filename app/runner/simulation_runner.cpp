@@ -207,7 +207,7 @@ void SimulationRunner::stepOnce() {
 
 void SimulationRunner::writeFrame() {
     try {
-        frames_->write(simulation_->frame());
+        frames_->write(simulation_->frameView());
     } catch (const OutputError& e) {
         frames_.reset();
         say(RunnerMessage::Level::Error, std::string("frame recording stopped: ") + e.what());

@@ -85,6 +85,11 @@ std::size_t removeStaleTemporaries(const std::filesystem::path& directory) {
 }
 
 void writeFileAtomically(const std::filesystem::path& path, std::string_view contents) {
+    writeFileAtomically(path, [&](const std::function<void(std::string_view)>& sink) { sink(contents); });
+}
+
+void writeFileAtomically(const std::filesystem::path& path,
+                         const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
     if (path.filename().empty()) throw OutputError(path, "not a file name");
     ensureDirectory(path.parent_path());
 
@@ -96,7 +101,17 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
                                     reason(error));
     }
 
-    int error = writeAll(fd, contents);
+    // The first write error is kept and later pieces skipped; it is reported once produce returns.
+    int error = 0;
+    try {
+        produce([&](std::string_view piece) {
+            if (error == 0) error = writeAll(fd, piece);
+        });
+    } catch (...) {
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        throw;
+    }
     if (error == 0 && ::fsync(fd) != 0) error = errno;
     if (::close(fd) != 0 && error == 0) error = errno;  // NFS may report a full disk only here
     if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;

@@ -39,14 +39,15 @@ FrameSeriesWriter::FrameSeriesWriter(std::filesystem::path directory, bool write
         writeFileAtomically(directory_ / "contacts.pvd", encodePvd(contact_entries_));
 }
 
-void FrameSeriesWriter::write(const Frame& frame) {
+void FrameSeriesWriter::write(const FrameView& frame) {
     // Data files first, collections last: a collection never names a file that is not complete.
     const std::string particles = particlesFileName(frame.step);
-    writeFileAtomically(directory_ / particles, encodeParticlesVtp(frame));
+    // Streamed to disk: a frame of 1e6 spheres built in memory first was a run's peak memory.
+    writeFileAtomically(directory_ / particles, [&](const ByteSink& sink) { writeParticlesVtp(frame, sink); });
     std::string contacts;
     if (write_contacts_) {
         contacts = contactsFileName(frame.step);
-        writeFileAtomically(directory_ / contacts, encodeContactsVtp(frame));
+        writeFileAtomically(directory_ / contacts, [&](const ByteSink& sink) { writeContactsVtp(frame, sink); });
     }
 
     record(particle_entries_, frame.time, particles);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -46,15 +47,18 @@ std::string xmlEscape(std::string_view text) {
     return out;
 }
 
-// Builds one PolyData file: the XML header grows in `xml_`, the array blocks in `data_`
-// (each a UInt64 byte count followed by the values), and finish() joins them. Values go
-// straight into `data_`, reserved up front: frames of 1e6 particles are hundreds of MB, and
-// extra copies or regrowth cost more than the encoding itself.
+// Writes one PolyData file in two passes over the same encoding. The layout pass builds the XML
+// header, each array's offset in the appended block advancing by its size; the data pass streams
+// the array blocks (a UInt64 byte count, then the values) to the sink through a small buffer. A
+// frame of 1e6 spheres is 176 MB: built whole in memory it was the run's peak.
 class VtpBuilder {
 public:
-    explicit VtpBuilder(std::size_t data_bytes) { data_.reserve(kHeaderRoom + data_bytes); }
+    explicit VtpBuilder(const ByteSink* sink) : sink_(sink) {
+        if (sink_) buffer_.reserve(kBufferBytes);
+    }
 
     void line(int indent, std::string_view text) {
+        if (sink_) return;
         xml_.append(static_cast<std::size_t>(indent) * 2, ' ');
         xml_ += text;
         xml_ += '\n';
@@ -63,40 +67,65 @@ public:
     // An array of `tuples` entries; tuple(i) returns the std::array<T, C> of entry i.
     template <class T, std::size_t C, class Tuple>
     void array(int indent, std::string_view name, std::size_t tuples, Tuple tuple) {
-        std::string tag = "<DataArray type=\"";
-        tag += vtkTypeName<T>();
-        tag += "\" Name=\"";
-        tag += name;
-        // NumberOfTuples matters for FieldData, which has no piece size to go by.
-        tag += "\" NumberOfComponents=\"" + std::to_string(C) + "\" NumberOfTuples=\"" +
-               std::to_string(tuples) + "\" format=\"appended\" offset=\"" +
-               std::to_string(data_.size()) + "\"/>";
-        line(indent, tag);
-
         constexpr std::size_t tuple_bytes = C * sizeof(T);
         const std::uint64_t bytes = tuples * tuple_bytes;
-        std::size_t at = data_.size();
-        data_.resize(at + sizeof bytes + bytes);
-        std::memcpy(data_.data() + at, &bytes, sizeof bytes);
-        at += sizeof bytes;
-        for (std::size_t i = 0; i < tuples; ++i, at += tuple_bytes) {
+        if (!sink_) {
+            std::string tag = "<DataArray type=\"";
+            tag += vtkTypeName<T>();
+            tag += "\" Name=\"";
+            tag += name;
+            // NumberOfTuples matters for FieldData, which has no piece size to go by.
+            tag += "\" NumberOfComponents=\"" + std::to_string(C) + "\" NumberOfTuples=\"" +
+                   std::to_string(tuples) + "\" format=\"appended\" offset=\"" + std::to_string(offset_) + "\"/>";
+            line(indent, tag);
+            offset_ += sizeof bytes + bytes;
+            return;
+        }
+        append(&bytes, sizeof bytes);
+        for (std::size_t i = 0; i < tuples; ++i) {
             const std::array<T, C> values = tuple(i);
-            std::memcpy(data_.data() + at, values.data(), tuple_bytes);
+            append(values.data(), tuple_bytes);
         }
     }
 
-    std::string finish() {
-        xml_ += "  <AppendedData encoding=\"raw\">\n    _";
-        data_.insert(0, xml_);  // moves the data within the reserved room, no new buffer
-        data_ += "\n  </AppendedData>\n</VTKFile>\n";
-        return std::move(data_);
+    // After the layout pass: the header up to the appended data's first byte.
+    std::string header() const { return xml_ + "  <AppendedData encoding=\"raw\">\n    _"; }
+    static constexpr std::string_view trailer() { return "\n  </AppendedData>\n</VTKFile>\n"; }
+
+    void flush() {
+        if (!buffer_.empty()) (*sink_)(buffer_);
+        buffer_.clear();
     }
 
 private:
-    static constexpr std::size_t kHeaderRoom = 4096;  // XML header and trailer, generously
+    static constexpr std::size_t kBufferBytes = 1 << 20;
+    void append(const void* data, std::size_t size) {
+        if (buffer_.size() + size > kBufferBytes) flush();
+        buffer_.append(static_cast<const char*>(data), size);
+    }
+    const ByteSink* sink_;
     std::string xml_;
-    std::string data_;
+    std::string buffer_;
+    std::uint64_t offset_ = 0;
 };
+
+// Runs `body(builder)` twice, once to lay out the header and once to stream the data.
+template <class Body>
+void writeVtp(const ByteSink& sink, Body body) {
+    VtpBuilder layout(nullptr);
+    body(layout);
+    sink(layout.header());
+    VtpBuilder data(&sink);
+    body(data);
+    data.flush();
+    sink(VtpBuilder::trailer());
+}
+
+std::string collect(const std::function<void(const ByteSink&)>& write) {
+    std::string out;
+    write([&](std::string_view bytes) { out += bytes; });
+    return out;
+}
 
 void beginPolyData(VtpBuilder& vtp, double time, std::size_t points, std::size_t verts,
                    std::size_t lines, std::size_t polys = 0) {
@@ -132,7 +161,7 @@ std::array<double, 3> components(const Vec3& v) { return {v.x(), v.y(), v.z()}; 
 
 // A per-particle array must have one entry per particle; empty means "not recorded".
 template <class T>
-bool present(const std::vector<T>& values, std::size_t particles, const char* name) {
+bool present(std::span<const T> values, std::size_t particles, const char* name) {
     if (values.size() == particles) return true;  // empty frames keep every array
     if (values.empty()) return false;
     throw std::invalid_argument(std::string("Frame ") + name + " has " +
@@ -145,7 +174,7 @@ bool present(const std::vector<T>& values, std::size_t particles, const char* na
 // point p is particle p, and nothing is copied (frames of 1e6 particles are hundreds of MB).
 class ParticlePoints {
 public:
-    explicit ParticlePoints(const Frame& frame);
+    explicit ParticlePoints(const FrameView& frame);
     std::size_t size() const { return spheres_only_ ? frame_.position.size() : owner_.size(); }
     std::size_t owner(std::size_t p) const { return spheres_only_ ? p : owner_[p]; }
     const Vec3& position(std::size_t p) const { return spheres_only_ ? frame_.position[p] : position_[p]; }
@@ -154,13 +183,13 @@ public:
     std::vector<std::int64_t> vert_points, triangle_points;  // cell connectivity (with polyhedra)
 
 private:
-    const Frame& frame_;
+    const FrameView& frame_;
     bool spheres_only_;
     std::vector<std::size_t> owner_;
     std::vector<Vec3> position_;
 };
 
-ParticlePoints::ParticlePoints(const Frame& frame) : frame_(frame), spheres_only_(frame.polyhedra.empty()) {
+ParticlePoints::ParticlePoints(const FrameView& frame) : frame_(frame), spheres_only_(frame.polyhedra.empty()) {
     if (spheres_only_) return;
     const std::size_t n = frame.position.size();
     if (frame.shape.size() != n || frame.orientation.size() != n)
@@ -196,96 +225,101 @@ void connectivity(VtpBuilder& vtp, const std::vector<std::int64_t>& points, std:
 
 }  // namespace
 
-std::string encodeParticlesVtp(const Frame& frame) {
+void writeParticlesVtp(const FrameView& frame, const ByteSink& sink) {
     const std::size_t n = frame.position.size();
     const ParticlePoints pts(frame);
     const std::size_t m = pts.size();
     const std::size_t verts = pts.spheresOnly() ? n : pts.vert_points.size();
     const std::size_t triangles = pts.triangle_points.size() / 3;
-    // Bytes of each array below, per point and per cell: the buffer is then allocated once.
-    constexpr std::size_t kBytesPerPoint = 8 + 8 + 4 + 4 + 24 + 8 + 24 + 24 + 32 + 24;
-    VtpBuilder vtp(m * kBytesPerPoint + 16 * verts + 32 * triangles + 16 * 8);
-    beginPolyData(vtp, frame.time, m, verts, 0, triangles);
+    writeVtp(sink, [&](VtpBuilder& vtp) {
+        beginPolyData(vtp, frame.time, m, verts, 0, triangles);
 
-    // Every point carries its body's values, so ParaView colours a polyhedron by its body's id or
-    // speed; radius 0 marks surface points, so glyphs scaled by radius draw the spheres only.
-    vtp.line(3, "<PointData>");
-    auto per_point = [&](std::string_view name, const auto& values) {
-        using T = typename std::decay_t<decltype(values)>::value_type;
-        if constexpr (std::is_same_v<T, Vec3>)
-            vtp.array<double, 3>(4, name, m, [&](std::size_t p) { return components(values[pts.owner(p)]); });
-        else
-            vtp.array<T, 1>(4, name, m, [&](std::size_t p) { return std::array{values[pts.owner(p)]}; });
-    };
-    if (present(frame.id, n, "id")) per_point("id", frame.id);
-    if (present(frame.radius, n, "radius"))
-        vtp.array<double, 1>(4, "radius", m, [&](std::size_t p) {
-            const std::size_t i = pts.owner(p);
-            return std::array{pts.polyhedral(i) ? 0.0 : frame.radius[i]};
-        });
-    if (present(frame.material, n, "material")) per_point("material", frame.material);
-    if (!pts.spheresOnly()) per_point("shape", frame.shape);
-    if (present(frame.velocity, n, "velocity")) {
-        per_point("velocity", frame.velocity);
-        vtp.array<double, 1>(4, "speed", m, [&](std::size_t p) { return std::array{frame.velocity[pts.owner(p)].norm()}; });
-    }
-    if (present(frame.angular_velocity, n, "angular_velocity")) per_point("angular_velocity", frame.angular_velocity);
-    if (present(frame.force, n, "force")) per_point("force", frame.force);
-    if (present(frame.orientation, n, "orientation")) {
-        vtp.array<double, 4>(4, "orientation", m, [&](std::size_t p) {
-            const Quat& q = frame.orientation[pts.owner(p)];
-            return std::array{q.w(), q.x(), q.y(), q.z()};
-        });
-    }
-    vtp.line(3, "</PointData>");
+        // Every point carries its body's values, so ParaView colours a polyhedron by its body's id or
+        // speed; radius 0 marks surface points, so glyphs scaled by radius draw the spheres only.
+        vtp.line(3, "<PointData>");
+        auto per_point = [&](std::string_view name, const auto& values) {
+            using T = typename std::decay_t<decltype(values)>::value_type;
+            if constexpr (std::is_same_v<T, Vec3>)
+                vtp.array<double, 3>(4, name, m, [&](std::size_t p) { return components(values[pts.owner(p)]); });
+            else
+                vtp.array<T, 1>(4, name, m, [&](std::size_t p) { return std::array{values[pts.owner(p)]}; });
+        };
+        if (present(frame.id, n, "id")) per_point("id", frame.id);
+        if (present(frame.radius, n, "radius"))
+            vtp.array<double, 1>(4, "radius", m, [&](std::size_t p) {
+                const std::size_t i = pts.owner(p);
+                return std::array{pts.polyhedral(i) ? 0.0 : frame.radius[i]};
+            });
+        if (present(frame.material, n, "material")) per_point("material", frame.material);
+        if (!pts.spheresOnly()) per_point("shape", frame.shape);
+        if (present(frame.velocity, n, "velocity")) {
+            per_point("velocity", frame.velocity);
+            vtp.array<double, 1>(4, "speed", m, [&](std::size_t p) { return std::array{frame.velocity[pts.owner(p)].norm()}; });
+        }
+        if (present(frame.angular_velocity, n, "angular_velocity")) per_point("angular_velocity", frame.angular_velocity);
+        if (present(frame.force, n, "force")) per_point("force", frame.force);
+        if (present(frame.orientation, n, "orientation")) {
+            vtp.array<double, 4>(4, "orientation", m, [&](std::size_t p) {
+                const Quat& q = frame.orientation[pts.owner(p)];
+                return std::array{q.w(), q.x(), q.y(), q.z()};
+            });
+        }
+        vtp.line(3, "</PointData>");
 
-    vtp.line(3, "<Points>");
-    vtp.array<double, 3>(4, "Points", m, [&](std::size_t p) { return components(pts.position(p)); });
-    vtp.line(3, "</Points>");
-    vtp.line(3, "<Verts>");
-    if (pts.spheresOnly()) cellArrays(vtp, n, 1);
-    else connectivity(vtp, pts.vert_points, 1);
-    vtp.line(3, "</Verts>");
-    if (!pts.spheresOnly()) {
-        vtp.line(3, "<Polys>");
-        connectivity(vtp, pts.triangle_points, 3);
-        vtp.line(3, "</Polys>");
-    }
-    endPolyData(vtp);
-    return vtp.finish();
+        vtp.line(3, "<Points>");
+        vtp.array<double, 3>(4, "Points", m, [&](std::size_t p) { return components(pts.position(p)); });
+        vtp.line(3, "</Points>");
+        vtp.line(3, "<Verts>");
+        if (pts.spheresOnly()) cellArrays(vtp, n, 1);
+        else connectivity(vtp, pts.vert_points, 1);
+        vtp.line(3, "</Verts>");
+        if (!pts.spheresOnly()) {
+            vtp.line(3, "<Polys>");
+            connectivity(vtp, pts.triangle_points, 3);
+            vtp.line(3, "</Polys>");
+        }
+        endPolyData(vtp);
+    });
+}
+
+std::string encodeParticlesVtp(const Frame& frame) {
+    return collect([&](const ByteSink& sink) { writeParticlesVtp(viewOf(frame), sink); });
+}
+
+void writeContactsVtp(const FrameView& frame, const ByteSink& sink) {
+    const std::span<const FrameContact> contacts = frame.contacts;
+    const std::size_t n = contacts.size();
+    writeVtp(sink, [&](VtpBuilder& vtp) {
+        beginPolyData(vtp, frame.time, 2 * n, 0, n);
+
+        vtp.line(3, "<CellData>");
+        auto per_contact = [&](std::string_view name, auto value) {
+            using T = decltype(value(contacts.front()));
+            vtp.array<T, 1>(4, name, n, [&](std::size_t k) { return std::array{value(contacts[k])}; });
+        };
+        vtp.array<double, 3>(4, "force", n,
+                             [&](std::size_t k) { return components(contacts[k].force); });
+        per_contact("force_magnitude", [](const FrameContact& c) { return c.force.norm(); });
+        per_contact("overlap", [](const FrameContact& c) { return c.overlap; });
+        per_contact("body_a", [](const FrameContact& c) { return c.body_a; });
+        per_contact("body_b", [](const FrameContact& c) { return c.body_b; });
+        vtp.line(3, "</CellData>");
+
+        vtp.line(3, "<Points>");  // point 2k is contact k's point_a, point 2k+1 its point_b
+        vtp.array<double, 3>(4, "Points", 2 * n, [&](std::size_t p) {
+            const FrameContact& c = contacts[p / 2];
+            return components(p % 2 == 0 ? c.point_a : c.point_b);
+        });
+        vtp.line(3, "</Points>");
+        vtp.line(3, "<Lines>");
+        cellArrays(vtp, n, 2);
+        vtp.line(3, "</Lines>");
+        endPolyData(vtp);
+    });
 }
 
 std::string encodeContactsVtp(const Frame& frame) {
-    const std::vector<FrameContact>& contacts = frame.contacts;
-    const std::size_t n = contacts.size();
-    constexpr std::size_t kBytesPerContact = 24 + 8 + 8 + 8 + 8 + 48 + 16 + 8;  // as above
-    VtpBuilder vtp(n * kBytesPerContact + 16 * 8);
-    beginPolyData(vtp, frame.time, 2 * n, 0, n);
-
-    vtp.line(3, "<CellData>");
-    auto per_contact = [&](std::string_view name, auto value) {
-        using T = decltype(value(contacts.front()));
-        vtp.array<T, 1>(4, name, n, [&](std::size_t k) { return std::array{value(contacts[k])}; });
-    };
-    vtp.array<double, 3>(4, "force", n,
-                         [&](std::size_t k) { return components(contacts[k].force); });
-    per_contact("force_magnitude", [](const FrameContact& c) { return c.force.norm(); });
-    per_contact("overlap", [](const FrameContact& c) { return c.overlap; });
-    per_contact("body_a", [](const FrameContact& c) { return c.body_a; });
-    per_contact("body_b", [](const FrameContact& c) { return c.body_b; });
-    vtp.line(3, "</CellData>");
-
-    vtp.line(3, "<Points>");  // point 2k is contact k's point_a, point 2k+1 its point_b
-    vtp.array<double, 3>(4, "Points", 2 * n, [&](std::size_t p) {
-        const FrameContact& c = contacts[p / 2];
-        return components(p % 2 == 0 ? c.point_a : c.point_b);
-    });
-    vtp.line(3, "</Points>");
-    vtp.line(3, "<Lines>");
-    cellArrays(vtp, n, 2);
-    vtp.line(3, "</Lines>");
-    endPolyData(vtp);
-    return vtp.finish();
+    return collect([&](const ByteSink& sink) { writeContactsVtp(viewOf(frame), sink); });
 }
 
 std::string encodePvd(const std::vector<CollectionEntry>& entries) {

@@ -73,7 +73,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         series.emplace(dir / "energy.csv");
         sim.setRecordContacts(progress.contacts);
         sim.updateForces();  // the set-up evaluation; a resumed run has it behind it already
-        frames->write(sim.frame());
+        frames->write(sim.frameView());
         series->append(sim.energy());
     }
 
@@ -101,7 +101,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         }
         const long s = sim.state().step;
         if (isRow(s)) series->append(sim.energy());
-        if (isFrame(s)) frames->write(sim.frame());
+        if (isFrame(s)) frames->write(sim.frameView());
         if (options.progress) {
             // Adapted steps: the total is estimated from the time left at the last step's size.
             const long done = s - first;

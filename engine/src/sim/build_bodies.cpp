@@ -85,6 +85,11 @@ Bodies buildBodies(Scene& scene) {
         const LammpsData data = readLammpsData(source.file);
         scene.domain.min = data.box_min;
         scene.domain.max = data.box_max;
+        // Sized once: growing a million bodies' arrays by doubling held old and new copies together.
+        bodies.reserve(bodies.size() + data.atoms.size());
+        // Generators keep clear of the bodies placed before them and number theirs after them;
+        // without generators the atoms need no second copy (a BodySpec is about 300 bytes).
+        const bool keep_placed = !scene.fills.empty() || !scene.lattices.empty();
         for (const LammpsAtom& atom : data.atoms) {
             const auto material = source.material_by_type.find(atom.type);
             if (material == source.material_by_type.end())
@@ -101,7 +106,7 @@ Bodies buildBodies(Scene& scene) {
             spec.id = atom.id;
             pushSphere(bodies, spec, m, atom.density);  // LAMMPS gives density per atom
             bodies.image.back() = atom.image;
-            placed.push_back(spec);
+            if (keep_placed) placed.push_back(spec);
         }
     }
 

@@ -685,23 +685,13 @@ EnergyRecord Simulation::energy() const {
     return e;
 }
 
-Frame Simulation::frame() const {
+FrameView Simulation::frameView() const {
     const Bodies& b = state_.bodies;
-    Frame f;
-    f.step = state_.step;
-    f.time = state_.time;
-    f.id = b.id;
-    f.radius = b.radius;
-    f.material = b.material;
-    f.shape = b.shape;
-    f.position = b.position;
-    f.velocity = b.velocity;
-    f.angular_velocity = b.angular_velocity;
-    f.force = b.force;
-    f.orientation = b.orientation;
+    frame_polyhedra_.clear();
     for (const ShapeSpec& shape : scene_.shapes)
-        f.polyhedra.push_back(shape.kind == ShapeSpec::Kind::Polyhedron ? shape.polyhedron : nullptr);
-    f.contacts.reserve(records_.size());
+        frame_polyhedra_.push_back(shape.kind == ShapeSpec::Kind::Polyhedron ? shape.polyhedron : nullptr);
+    frame_contacts_.clear();
+    frame_contacts_.reserve(records_.size());
     for (const ContactRecord& r : records_) {
         FrameContact c;
         c.body_a = b.id[r.body_a];
@@ -717,9 +707,12 @@ Frame Simulation::frame() const {
         }
         c.force = r.force;
         c.overlap = r.overlap;
-        f.contacts.push_back(c);
+        frame_contacts_.push_back(c);
     }
-    return f;
+    return {state_.step, state_.time, b.id, b.radius, b.material, b.shape, b.position, b.velocity,
+            b.angular_velocity, b.force, b.orientation, frame_contacts_, frame_polyhedra_};
 }
+
+Frame Simulation::frame() const { return copyOf(frameView()); }
 
 }  // namespace grainlab

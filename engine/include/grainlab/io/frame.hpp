@@ -2,6 +2,7 @@
 // One output frame: a copy of what a person or ParaView looks at, taken between steps.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "grainlab/core/math.hpp"
@@ -31,6 +32,24 @@ struct Frame {
     // body is drawn as a sphere. Shared, so a frame stays valid after the simulation is gone.
     std::vector<std::shared_ptr<const Polyhedron>> polyhedra;
 };
+
+// The same fields borrowed: spans over arrays kept elsewhere (a simulation's, valid until it next
+// changes). The frame writer reads these, so writing a frame copies no per-body array.
+struct FrameView {
+    long step = 0;
+    double time = 0.0;
+    std::span<const std::int64_t> id;
+    std::span<const double> radius;
+    std::span<const std::uint32_t> material;
+    std::span<const std::uint32_t> shape;
+    std::span<const Vec3> position, velocity, angular_velocity, force;
+    std::span<const Quat> orientation;
+    std::span<const FrameContact> contacts;
+    std::span<const std::shared_ptr<const Polyhedron>> polyhedra;
+};
+
+FrameView viewOf(const Frame& frame);
+Frame copyOf(const FrameView& view);
 
 // One row of the time series written every step that output is due.
 struct EnergyRecord {

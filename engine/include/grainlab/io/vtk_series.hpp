@@ -26,7 +26,8 @@ public:
 
     // Writes the frame's files, then the updated collections. Writing the same step again
     // replaces its files and its collection entry. Throws OutputError.
-    void write(const Frame& frame);
+    void write(const FrameView& frame);
+    void write(const Frame& frame) { write(viewOf(frame)); }
 
     std::size_t framesWritten() const { return frames_written_; }
     const std::filesystem::path& directory() const { return directory_; }

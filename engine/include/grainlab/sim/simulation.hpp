@@ -119,6 +119,8 @@ public:
 
     EnergyRecord energy() const;
     Frame frame() const;  // contacts: those recorded at the last force evaluation
+    // The same without copying the bodies: valid until the simulation next changes.
+    FrameView frameView() const;
 
 private:
     Simulation(Scene scene, const PluginRegistry& registry, State state, RestartExtras extras,
@@ -159,6 +161,9 @@ private:
     std::vector<ThreadAccumulator> accumulators_;
     std::vector<std::vector<Vec3>> thread_buffers_;
     std::vector<ContactRecord> records_;
+    // frameView's contacts and shapes, which it converts and keeps for the view to point at.
+    mutable std::vector<FrameContact> frame_contacts_;
+    mutable std::vector<std::shared_ptr<const Polyhedron>> frame_polyhedra_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
     std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
