@@ -6,6 +6,7 @@
 // scored with one formula: the relative natural-map residual of the Coulomb problem with De Saxce's
 // change of variable (cone.hpp), which is also Siconos's fc3d error measure up to scaling.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,9 @@
 #endif
 
 namespace {
+
+// A CSV field: solver specs hold commas (name:key=value,key=value).
+std::string quoted(const std::string& field) { return '"' + field + '"'; }
 
 // "name" or "name:key=value,key=value" (solver parameters), e.g. nbgs-maxdiss:omega=1.5.
 grainlab::PluginChoice solverChoice(const std::string& spec) {
@@ -70,17 +74,20 @@ int main(int argc, char** argv) {
     app.add_option("--siconos-solvers", siconos_solvers, "Siconos solvers: nsgs, nsn-ac, nsn-fb, admm, prox, aclmfp, vi-fpp, vi-eg (Newton ones factorise: slow)");
     app.add_option("--siconos", siconos_csv,
                    "also solve with Siconos fc3d (see --siconos-solvers) at tolerances 1e-2..1e-8; output: "
-                   "solver,tolerance,seconds,iterations,siconos_error,coulomb_residual; then --coulomb-solvers with "
-                   "growing iteration limits (in the tolerance column), scored the same way");
+                   "round,solver,tolerance,limit,seconds,iterations,own_error,coulomb_residual; then --coulomb-solvers with "
+                   "growing iteration limits (tolerance 0), scored the same way");
     std::vector<std::string> coulomb_solvers{"nbgs-maxdiss"};
     std::vector<int> coulomb_limits{10, 30, 100, 300, 1000, 3000};
     std::vector<double> siconos_tolerances{1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
     std::vector<double> coulomb_tolerances;
     int siconos_limit = 5000;
     app.add_option("--siconos-limit", siconos_limit, "with --siconos: Siconos's iteration limit");
+    int rounds = 1;
+    app.add_option("--rounds", rounds, "with --siconos: repeat the Siconos runs and ours this many times, interleaved");
     app.add_option("--coulomb-solvers", coulomb_solvers,
                    "with --siconos: our solvers of the Coulomb problem (name or name:key=value,...)");
-    app.add_option("--coulomb-limits", coulomb_limits, "with --siconos: their iteration limits (fresh runs)");
+    app.add_option("--coulomb-limits", coulomb_limits,
+                   "with --siconos: their iteration limits (fresh runs; 0: none, only --coulomb-tolerances)");
     app.add_option("--coulomb-tolerances", coulomb_tolerances,
                    "with --siconos: also fresh runs of our Coulomb solvers stopped at these tolerances on their own "
                    "residual (as Siconos is), limit --siconos-limit");
@@ -99,7 +106,19 @@ int main(int argc, char** argv) {
         }
         grainlab::Simulation sim(std::move(scene), registry);
         if (!sim.usesSolver()) throw grainlab::InputError(scene_path, "/plugins/solver", "the benchmark needs a solver");
-        for (long k = 0; k < settle; ++k) sim.step();
+        // The settling, ten times along the way: whether the pile is at rest and its solves converge.
+        for (long k = 1; k <= settle; ++k) {
+            sim.step();
+            if (k % std::max(1L, settle / 10) != 0 || k == settle) continue;
+            const grainlab::EnergyRecord e = sim.energy();
+            std::vector<double> speeds;
+            for (const auto& v : sim.bodies().velocity) speeds.push_back(v.norm());
+            std::sort(speeds.begin(), speeds.end());
+            std::cout << "step " << k << ": kinetic energy " << e.kinetic + e.rotational << " J, speeds: median "
+                      << speeds[speeds.size() / 2] << ", 99th percentile " << speeds[speeds.size() * 99 / 100]
+                      << ", largest " << speeds.back() << " m/s; " << e.contacts << " contacts, solve "
+                      << e.solver_iterations << " iterations to " << e.solver_residual << std::endl;
+        }
         const grainlab::ContactSystem& problem = sim.contactDynamics().system();
         // The initial impulses every solver is handed: zero, or the engine's warm start of this step.
         const Eigen::VectorXd initial = warm ? sim.contactDynamics().lastWarmStart()
@@ -110,9 +129,12 @@ int main(int argc, char** argv) {
             d += problem.freeVelocity();
             return grainlab::coneResidual(problem, impulses, d, true);
         };
+        const grainlab::EnergyRecord energy = sim.energy();
         std::cout << sim.bodies().size() << " bodies, " << problem.contacts() << " contacts after " << settle
-                  << " steps; " << (warm ? "warm" : "cold") << " start, its Coulomb residual "
-                  << coulombResidual(initial) << std::endl;
+                  << " steps (kinetic energy " << energy.kinetic + energy.rotational << " J, the last step's solve "
+                  << energy.solver_iterations << " iterations to residual " << energy.solver_residual << "); "
+                  << (warm ? "warm" : "cold") << " start, its Coulomb residual " << coulombResidual(initial)
+                  << std::endl;
         std::ofstream out(csv);
         out << "solver,iteration,seconds,residual\n";
         out.precision(10);
@@ -124,7 +146,7 @@ int main(int argc, char** argv) {
             Eigen::VectorXd impulses = initial;
             const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
             for (std::size_t k = 0; k < report.residual_history.size(); ++k)
-                out << name << ',' << k + 1 << ',' << report.time_history[k] << ',' << report.residual_history[k] << '\n';
+                out << quoted(name) << ',' << k + 1 << ',' << report.time_history[k] << ',' << report.residual_history[k] << '\n';
             Eigen::VectorXd d;
             problem.multiplyDelassus(impulses, d);
             d += problem.freeVelocity();
@@ -137,19 +159,20 @@ int main(int argc, char** argv) {
 #ifdef GRAINLAB_WITH_SICONOS
             grainlab::bench::SiconosProblem siconos(problem);
             std::ofstream table(siconos_csv);
-            table << "solver,tolerance,limit,seconds,iterations,own_error,coulomb_residual\n";
+            table << "round,solver,tolerance,limit,seconds,iterations,own_error,coulomb_residual\n";
             table.precision(10);
-            for (const std::string& name : siconos_solvers)
-                for (double tolerance : siconos_tolerances) {
-                    Eigen::VectorXd impulses = initial;
-                    const auto run = siconos.solve(name, tolerance, siconos_limit, impulses);
-                    const double coulomb = coulombResidual(impulses);
-                    table << name << ',' << tolerance << ',' << siconos_limit << ',' << run.seconds << ','
-                          << run.iterations << ',' << run.own_error << ',' << coulomb << '\n';
-                    std::cout << "siconos " << name << " tolerance " << tolerance << ": " << run.iterations
-                              << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
-                              << (run.info ? " (not converged)" : "") << std::endl;
-                }
+            int round = 1;
+            // Siconos fc3d stopped at a tolerance on its own error (or its limit), scored with our formula.
+            const auto siconosRun = [&](const std::string& name, double tolerance) {
+                Eigen::VectorXd impulses = initial;
+                const auto run = siconos.solve(name, tolerance, siconos_limit, impulses);
+                const double coulomb = coulombResidual(impulses);
+                table << round << ',' << quoted("siconos " + name) << ',' << tolerance << ',' << siconos_limit << ','
+                      << run.seconds << ',' << run.iterations << ',' << run.own_error << ',' << coulomb << '\n';
+                std::cout << "siconos " << name << " tolerance " << tolerance << ": " << run.iterations
+                          << " iterations in " << run.seconds << " s, Coulomb residual " << coulomb
+                          << (run.info ? " (not converged)" : "") << std::endl;
+            };
             // Ours on the same (Coulomb) problem from the same start, scored with the same formula: fresh
             // runs with growing iteration limits, then (as Siconos) stopped at tolerances on their own
             // residual; the time of each run is the time to its result.
@@ -164,14 +187,22 @@ int main(int argc, char** argv) {
                 const grainlab::SolverReport report = solver->solve(problem, impulses, settings);
                 const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 const double coulomb = coulombResidual(impulses);
-                table << "grainlab " << spec << ',' << tolerance << ',' << limit << ',' << seconds << ','
+                table << round << ',' << quoted("grainlab " + spec) << ',' << tolerance << ',' << limit << ',' << seconds << ','
                       << report.iterations << ',' << report.residual << ',' << coulomb << '\n';
                 std::cout << spec << " tolerance " << tolerance << ", limit " << limit << ": " << report.iterations
                           << " iterations in " << seconds << " s, Coulomb residual " << coulomb << std::endl;
             };
-            for (const std::string& spec : coulomb_solvers) {
-                for (int limit : coulomb_limits) ours(spec, 0.0, limit);
-                for (double tolerance : coulomb_tolerances) ours(spec, tolerance, siconos_limit);
+            // Rounds on the same problem, Siconos then ours in each, so that a change of the machine's load
+            // shows as a difference between rounds rather than between the two sides.
+            for (; round <= rounds; ++round) {
+                if (rounds > 1) std::cout << "round " << round << std::endl;
+                for (const std::string& name : siconos_solvers)
+                    for (double tolerance : siconos_tolerances) siconosRun(name, tolerance);
+                for (const std::string& spec : coulomb_solvers) {
+                    for (int limit : coulomb_limits)
+                        if (limit > 0) ours(spec, 0.0, limit);
+                    for (double tolerance : coulomb_tolerances) ours(spec, tolerance, siconos_limit);
+                }
             }
 #else
             throw grainlab::InputError("", "--siconos", "this grainlab-ccp-bench was built without Siconos numerics "
