@@ -93,7 +93,7 @@ SiconosRun SiconosProblem::solve(const std::string& solver, double tolerance, in
     SolverOptions* options = solver_options_create(id);
     options->dparam[SICONOS_DPARAM_TOL] = tolerance;
     options->iparam[SICONOS_IPARAM_MAX_ITER] = max_iterations;
-    impulses = Eigen::VectorXd::Zero(data_->n);
+    if (impulses.size() != data_->n) impulses = Eigen::VectorXd::Zero(data_->n);
     std::vector<double> velocity(static_cast<std::size_t>(data_->n), 0.0);
     SiconosRun run;
     const auto start = std::chrono::steady_clock::now();

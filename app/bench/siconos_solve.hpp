@@ -23,7 +23,9 @@ public:
     ~SiconosProblem();
     SiconosProblem(const SiconosProblem&) = delete;
     SiconosProblem& operator=(const SiconosProblem&) = delete;
-    // solver: "nsgs", "nsn-ac", "nsn-fb", "admm", "prox", "aclmfp", "vi-fpp" or "vi-eg" (defaults). `impulses` gets the reactions (3 per contact).
+    // solver: "nsgs", "nsn-ac", "nsn-fb", "admm", "prox", "aclmfp", "vi-fpp" or "vi-eg" (defaults).
+    // `impulses` holds the initial reactions on entry (3 per contact; empty: zero, a cold start) and the
+    // reactions on return.
     SiconosRun solve(const std::string& solver, double tolerance, int max_iterations, Eigen::VectorXd& impulses);
 
 private:

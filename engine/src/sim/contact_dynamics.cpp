@@ -240,6 +240,7 @@ ContactDynamicsResult ContactDynamics::step(Bodies& bodies, const std::vector<Ri
                                             const Vec3& gravity, double dt, int threads, PostStep* post_step) {
     system_.assemble(bodies, contacts, gravity, dt, settings, threads);
     warmStart(contacts);
+    warm_start_ = impulses_;
     ContactDynamicsResult result;
     result.report = solver.solve(system_, impulses_, settings.solver);
     remember(contacts);

@@ -91,6 +91,9 @@ public:
 
     const ContactSystem& system() const { return system_; }
     const Eigen::VectorXd& impulses() const { return impulses_; }  // of the last step, contact frames
+    // The impulses the last step's solve began from (its warm start, contact frames; zero for new
+    // contacts): with system(), the problem the solver was handed (benchmarks).
+    const Eigen::VectorXd& lastWarmStart() const { return warm_start_; }
 
     // The warm start the next step begins from (checkpoints save and restore it).
     const std::vector<ContactKey>& warmStartKeys() const { return previous_keys_; }
@@ -103,7 +106,7 @@ private:
     void remember(const std::vector<RigidContact>& contacts);
 
     ContactSystem system_;
-    Eigen::VectorXd impulses_;
+    Eigen::VectorXd impulses_, warm_start_;
     std::vector<ContactKey> previous_keys_;   // sorted
     std::vector<Vec3> previous_impulses_;     // world frame, in the order of previous_keys_
 };
