@@ -62,6 +62,7 @@ void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_
     }
     for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
     list.row_start = std::move(row_start);
+    list.work_before.clear();  // per old body index; the next build estimates it again
     list.partner = std::move(partner);
     list.history = std::move(history);
     std::vector<std::uint32_t> order(n);

@@ -13,4 +13,10 @@ int hardwareThreads();
 void parallelRanges(std::size_t n, int threads,
                     const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
 
+// The same with ranges of equal work instead of equal length: work_before(i) is the work of the
+// indices below i (non-decreasing, work_before(0) = 0). A thread that finishes early waits at the
+// region's end for the others, so equal lengths of unequal work lose the difference.
+void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
+                            const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
+
 }  // namespace grainlab

@@ -18,6 +18,9 @@ struct NeighborList {
     std::vector<double> history;           // history_size doubles per entry
     std::size_t history_size = 0;
     std::vector<Vec3> position_at_build;   // for the displacement check
+    // Estimated pair-loop work of the rows below each body (bodies + 1 entries), for balancing the
+    // threads' ranges (estimatePairWork). Empty or mis-sized when not estimated for this list.
+    std::vector<double> work_before;
     long builds = 0;
 
     std::size_t entries() const { return partner.size(); }
@@ -27,5 +30,10 @@ struct NeighborList {
 // Rebuilds `list` around the current positions, keeping history of pairs present before and after.
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
                        std::size_t history_size, int threads);
+
+// Fills list.work_before from the positions at the build, so a restored list gets the same
+// estimate as the original: a body costs 1, an entry apart 1 and an entry touching 8 (in the
+// chute's profile the law of a contact cost about seven distance tests).
+void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box);
 
 }  // namespace grainlab
