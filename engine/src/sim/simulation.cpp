@@ -480,7 +480,8 @@ void Simulation::refreshNeighbours(bool start_forces) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     }
-    if (state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
+    // Only several threads' ranges need it (one thread takes every body).
+    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
     walls_.moveTo(state_.time);
     if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
 }
