@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
             std::cout << name << ": " << report.iterations << " iterations in "
                       << (report.time_history.empty() ? 0.0 : report.time_history.back()) << " s, own residual "
                       << report.residual << ", CCP residual " << grainlab::coneResidual(problem, impulses, d)
-                      << ", Coulomb (De Saxce) residual " << coulombResidual(impulses) << std::endl;
+                      << ", Coulomb (De Saxce) residual " << grainlab::coneResidual(problem, impulses, d, true) << std::endl;
         }
         if (!siconos_csv.empty()) {
 #ifdef GRAINLAB_WITH_SICONOS

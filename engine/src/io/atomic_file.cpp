@@ -85,11 +85,10 @@ std::size_t removeStaleTemporaries(const std::filesystem::path& directory) {
 }
 
 void writeFileAtomically(const std::filesystem::path& path, std::string_view contents) {
-    writeFileAtomically(path, [&](const std::function<void(std::string_view)>& sink) { sink(contents); });
+    writeFileAtomically(path, [&](const ByteSink& sink) { sink(contents); });
 }
 
-void writeFileAtomically(const std::filesystem::path& path,
-                         const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
+void writeFileAtomically(const std::filesystem::path& path, const std::function<void(const ByteSink&)>& produce) {
     if (path.filename().empty()) throw OutputError(path, "not a file name");
     ensureDirectory(path.parent_path());
 

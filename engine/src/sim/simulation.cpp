@@ -455,13 +455,7 @@ bool Simulation::sweepBodies(bool start_forces) {
         bool far = false;
         for (std::size_t i = begin; i < end; ++i) {
             Vec3& x = b.position[i];
-            if (periodic) {
-                for (int k = 0; k < 3; ++k) {
-                    if (!box_.periodic[k]) continue;
-                    if (x[k] >= box_.min[k] + box_.length[k]) { x[k] -= box_.length[k]; ++b.image[i][k]; }
-                    else if (x[k] < box_.min[k]) { x[k] += box_.length[k]; --b.image[i][k]; }
-                }
-            }
+            if (periodic) box_.wrap(x, b.image[i]);
             if (list_fits) far |= box_.nearestImage(x - list.position_at_build[i]).squaredNorm() > limit;
             if (start_forces) {
                 b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);

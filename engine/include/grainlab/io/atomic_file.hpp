@@ -5,6 +5,8 @@
 #include <functional>
 #include <string_view>
 
+#include "grainlab/io/byte_sink.hpp"
+
 namespace grainlab {
 
 // Writes `contents` to a hidden temporary file in the same folder, fsyncs it, then renames it
@@ -14,8 +16,7 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
 
 // The same for contents produced a piece at a time: `produce` hands each piece to the sink it
 // gets. If it throws, the temporary is removed and the exception passes on; the old file stays.
-void writeFileAtomically(const std::filesystem::path& path,
-                         const std::function<void(const std::function<void(std::string_view)>&)>& produce);
+void writeFileAtomically(const std::filesystem::path& path, const std::function<void(const ByteSink&)>& produce);
 
 // Removes the hidden temporaries (".<name>.tmp.<pid>.<n>") that processes no longer running left
 // in `directory` when they were killed mid-write. Returns how many were removed; never throws.

@@ -5,15 +5,13 @@
 // encode* ones collect them in a string.
 #include <functional>
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "grainlab/io/byte_sink.hpp"
 
 #include "grainlab/io/frame.hpp"
 
 namespace grainlab {
-
-// Receives a file's bytes in order, a piece at a time.
-using ByteSink = std::function<void(std::string_view bytes)>;
 
 // Spheres: one point and one vertex cell each. Polyhedra (frame.polyhedra set): their mesh
 // turned by the body's orientation and moved to its position, one triangle cell (Polys) per mesh

@@ -21,12 +21,17 @@ struct PeriodicBox {
         }
         return d;
     }
-    void wrap(Vec3& x) const {
+    // Into [min, max) along periodic axes, counting the crossings in `image`.
+    void wrap(Vec3& x, std::array<int, 3>& image) const {
         for (int k = 0; k < 3; ++k) {
             if (!periodic[k]) continue;
-            if (x[k] >= min[k] + length[k]) x[k] -= length[k];
-            else if (x[k] < min[k]) x[k] += length[k];
+            if (x[k] >= min[k] + length[k]) { x[k] -= length[k]; ++image[k]; }
+            else if (x[k] < min[k]) { x[k] += length[k]; --image[k]; }
         }
+    }
+    void wrap(Vec3& x) const {
+        std::array<int, 3> ignored{};
+        wrap(x, ignored);
     }
 };
 
