@@ -2,25 +2,29 @@
 """Contact-dynamics solver benchmark: residual against iterations and time on settled piles.
 
 Runs build/bin/grainlab-ccp-bench on the 1,000-sphere pile (resources/scenes/rigid_pile.json, settled
-for 400 steps) and the 20,000-sphere bed (resources/scenes/rigid_bed_20k.json), friction 0.5, each
-solver from a cold start, and writes per pile a CSV (solver, iteration, seconds, residual) and a
-Markdown table of the iterations and seconds each solver needs to reach given residuals.
+for 400 steps) and the 20,000-sphere pile (resources/scenes/rigid_pile_20k.json: poured once by
+grainlab-cli on two threads, about 10 minutes, checkpointed to <out>/pile_20k_poured.glc and reused,
+then settled 40 steps more), friction 0.5, each solver from a cold start, and writes per pile a CSV
+(solver, iteration, seconds, residual) and a Markdown table of the iterations and seconds each solver
+needs to reach given residuals. `--piles bed_20k` adds the 20,000-sphere hcp crystal
+(resources/scenes/rigid_bed_20k.json), a harder, hyperstatic problem.
 
     python3 scripts/ccp_benchmark.py [--out output/ccp_benchmark] [--threads 1] [--siconos] [--warm-start]
-                                     [--siconos-solvers nsgs ...] [--piles pile_1k bed_20k]
+                                     [--siconos-solvers nsgs ...] [--piles pile_1k pile_20k bed_20k]
 
 With --siconos (grainlab-ccp-bench built with Debian's libsiconos-numerics-dev), each pile's problem
 is also solved by Siconos fc3d (--siconos-solvers) at tolerances 1e-2..1e-8 and by our Coulomb
 solvers (ccp-apgd with coulomb = 1, nbgs-maxdiss) with growing iteration limits, all scored by the
 same Coulomb residual (<pile>_siconos.csv, summarised in report.md).
 
-With --warm-start (needs the Siconos build too), each pile is settled (the bed for 40 steps) and the
-last step's problem solved from the engine's warm start of that step, by Siconos and by ours, both
-stopped at tolerances on their own error and scored by the same Coulomb residual, in two interleaved
-rounds (<pile>_warm_siconos.csv; the time to 1e-4 and 1e-8 in report.md). It takes about 20 minutes.
+With --warm-start (needs the Siconos build too), each pile is settled and the last step's problem
+solved from the engine's warm start of that step, by Siconos and by ours, both stopped at tolerances
+on their own error and scored by the same Coulomb residual, in two interleaved rounds
+(<pile>_warm_siconos.csv; the time to 1e-4 and 1e-8 in report.md). The two piles take about an hour.
 """
 import argparse
 import csv
+import json
 import pathlib
 import subprocess
 import sys
@@ -29,8 +33,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # name, scene, settling steps, iterations per CCP solver, Siconos iteration limit, our Coulomb limits
 PILES = [
     ("pile_1k", "resources/scenes/rigid_pile.json", 400, 2000, 5000, [300, 1000, 2000, 3000, 5000]),
+    ("pile_20k", "resources/scenes/rigid_pile_20k.json", 40, 1000, 3000, [1000, 3000]),
     ("bed_20k", "resources/scenes/rigid_bed_20k.json", 3, 500, 1000, [300, 1000]),
 ]
+# Piles poured once from their scene (its run, checkpointed) and then settled by the benchmark with this
+# solver: gentler stabilisation (penetration removed at 2 cm/s, a fifth per step) and 200 iterations
+# let the 20 layers come to rest, where the pour's own 0.6 m/s recovery kept them bouncing.
+POURED = {"pile_20k": "ccp-apgd:max_iterations=200,max_recovery_speed=0.02,error_reduction=0.2"}
 SOLVERS = ["ccp-pgs", "ccp-jacobi", "ccp-apgd", "nbgs-maxdiss", "ccp-apgd:coulomb=1"]
 COULOMB_SOLVERS = ["ccp-apgd:coulomb=1", "nbgs-maxdiss"]
 THRESHOLDS = [1e-2, 1e-3, 1e-4, 1e-6]
@@ -41,6 +50,7 @@ THRESHOLDS = [1e-2, 1e-3, 1e-4, 1e-6]
 WARM = [
     ("pile_1k", "resources/scenes/rigid_pile.json", 400, [1e-4, 9e-5, 1e-8], [1e-4, 1e-8], 10000,
      ["ccp-apgd:coulomb=1", "nbgs-maxdiss"]),
+    ("pile_20k", "resources/scenes/rigid_pile_20k.json", 40, [1e-4], [1e-4], 10000, ["ccp-apgd:coulomb=1"]),
     ("bed_20k", "resources/scenes/rigid_bed_20k.json", 40, [1e-4], [1e-4], 3000, ["ccp-apgd:coulomb=1"]),
 ]
 
@@ -91,6 +101,22 @@ def siconos_table(csv_path, targets=(1e-3, 1e-4, 1e-6, 1e-8)):
     return "\n".join(lines)
 
 
+def start_point(out, name, scene):
+    """The bench's scene argument: the scene itself, or for a poured pile the checkpoint of its pour (run
+    once by grainlab-cli on two threads, reused by the later runs) and the gentler settling solver."""
+    if name not in POURED:
+        return [str(ROOT / scene)]
+    checkpoint = out / f"{name}_poured.glc"
+    if not checkpoint.exists():
+        with open(ROOT / scene) as f:
+            settings = json.load(f)
+        steps = round(settings["run"]["time"] / settings["time_step"])
+        run([str(ROOT / "build" / "bin" / "grainlab-cli"), "run", str(ROOT / scene), "--threads", "2",
+             "--output", str(out / f"{name}_pour"), "--checkpoint-every", str(steps), "--checkpoint", str(checkpoint)],
+            f"{name} pour")
+    return [str(checkpoint), "--settle-solver", POURED[name]]
+
+
 def run(command, name):
     print("running:", " ".join(command), flush=True)
     result = subprocess.run(command, capture_output=True, text=True)
@@ -102,7 +128,7 @@ def run(command, name):
 def warm_section(bench, out, threads, name, scene, settle, siconos_tolerances, tolerances, limit, solvers):
     """Siconos NSGS and ours from the engine's warm start of the benchmarked step, two interleaved rounds."""
     siconos_csv = out / f"{name}_warm_siconos.csv"
-    command = [str(bench), str(ROOT / scene), "--settle", str(settle), "--warm-start", "--iterations", "1",
+    command = [str(bench), *start_point(out, name, scene), "--settle", str(settle), "--warm-start", "--iterations", "1",
                "--solvers", "ccp-apgd", "--threads", threads, "--csv", str(out / f"{name}_warm.csv"),
                "--siconos", str(siconos_csv), "--siconos-solvers", "nsgs",
                "--siconos-tolerances", *map(str, siconos_tolerances), "--siconos-limit", str(limit),
@@ -121,7 +147,8 @@ def main():
     parser.add_argument("--siconos-solvers", nargs="+", default=["nsgs"], help="Siconos fc3d solvers")
     parser.add_argument("--warm-start", action="store_true",
                         help="also the warm-started comparison with Siconos (about 20 minutes)")
-    parser.add_argument("--piles", nargs="+", default=[p[0] for p in PILES], help="which piles")
+    parser.add_argument("--piles", nargs="+", default=["pile_1k", "pile_20k"],
+                        help="which piles: pile_1k, pile_20k, bed_20k (the hcp crystal)")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -132,7 +159,7 @@ def main():
             continue
         csv_path = out / f"{name}.csv"
         siconos_csv = out / f"{name}_siconos.csv"
-        command = [str(bench), str(ROOT / scene), "--settle", str(settle), "--iterations", str(iterations),
+        command = [str(bench), *start_point(out, name, scene), "--settle", str(settle), "--iterations", str(iterations),
                    "--threads", args.threads, "--csv", str(csv_path), "--solvers", *SOLVERS]
         if args.siconos:
             command += ["--siconos", str(siconos_csv), "--siconos-solvers", *args.siconos_solvers,

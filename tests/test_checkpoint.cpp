@@ -159,4 +159,12 @@ TEST_CASE("Damaged or foreign checkpoints are refused with a message naming the 
     newer.replace(at, version.size(), "\"version\": 9");
     refused(newer, "newer than this program reads");
     CHECK_THROWS_AS(readCheckpoint(dir / "missing.glc"), InputError);
+
+    // Tools that take a scene or a checkpoint tell them apart by the first line.
+    CHECK(isCheckpointFile(dir / "good.glc"));
+    std::ofstream(dir / "scene.json") << "{\"format\": \"grainlab-scene\"}";
+    CHECK_FALSE(isCheckpointFile(dir / "scene.json"));
+    std::ofstream(dir / "short.glc") << "GRAIN";
+    CHECK_FALSE(isCheckpointFile(dir / "short.glc"));
+    CHECK_FALSE(isCheckpointFile(dir / "missing.glc"));
 }

@@ -1,10 +1,12 @@
 // Benchmark of the contact-dynamics solvers on one settled pile: runs the scene's own solver (or
-// `--settle-solver`) for `--settle` steps, then solves the last step's cone complementarity problem
-// with each solver, from a cold start or (`--warm-start`) from the impulses the engine's own solve of
-// that step began from (the previous step's, matched by contact history), writing the residual after
-// every iteration against the iteration count and the time. Every solver's final impulses are also
-// scored with one formula: the relative natural-map residual of the Coulomb problem with De Saxce's
-// change of variable (cone.hpp), which is also Siconos's fc3d error measure up to scaling.
+// `--settle-solver`) for `--settle` steps, from the scene's start or from a checkpoint (a pile poured
+// once by `grainlab-cli run --checkpoint-every`, reused by several benchmarks), then solves the last
+// step's cone complementarity problem with each solver, from a cold start or (`--warm-start`) from
+// the impulses the engine's own solve of that step began from (the previous step's, matched by contact
+// history), writing the residual after every iteration against the iteration count and the time.
+// Every solver's final impulses are also scored with one formula: the relative natural-map residual
+// of the Coulomb problem with De Saxce's change of variable (cone.hpp), which is also Siconos's fc3d
+// error measure up to scaling.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -13,6 +15,7 @@
 #include <sstream>
 
 #include "grainlab/core/error.hpp"
+#include "grainlab/io/checkpoint.hpp"
 #include "grainlab/io/scene_file.hpp"
 #include "grainlab/plugin/cone.hpp"
 #include "grainlab/plugin/loader.hpp"
@@ -57,7 +60,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> solvers{"ccp-pgs", "ccp-jacobi", "ccp-apgd", "nbgs-maxdiss"};
     std::string settle_solver;
     bool warm = false;
-    app.add_option("scene", scene_path, "scene whose solver settles the pile")->required();
+    app.add_option("scene", scene_path,
+                   "scene whose solver settles the pile, or a checkpoint of a run of one (the settling goes on from it)")
+        ->required();
     app.add_option("--settle", settle, "steps run before the benchmarked problem");
     app.add_option("--settle-solver", settle_solver,
                    "settle with this solver instead of the scene's (name or name:key=value,...; the scene's "
@@ -96,15 +101,24 @@ int main(int argc, char** argv) {
     try {
         grainlab::PluginRegistry registry;
         registry.scan(grainlab::PluginRegistry::defaultSearchPath());
-        grainlab::Scene scene = grainlab::readSceneFile(scene_path);
-        scene.threads = threads;
-        if (!settle_solver.empty()) {
+        const auto withSettleSolver = [&](grainlab::Scene& scene) {
+            scene.threads = threads;
+            if (settle_solver.empty()) return;
             grainlab::PluginChoice choice = solverChoice(settle_solver);
             if (scene.solver)
                 for (const auto& [key, value] : scene.solver->parameters) choice.parameters.emplace(key, value);
             scene.solver = choice;
-        }
-        grainlab::Simulation sim(std::move(scene), registry);
+        };
+        grainlab::Simulation sim = [&] {
+            if (!grainlab::isCheckpointFile(scene_path)) {
+                grainlab::Scene scene = grainlab::readSceneFile(scene_path);
+                withSettleSolver(scene);
+                return grainlab::Simulation(std::move(scene), registry);
+            }
+            grainlab::Checkpoint checkpoint = grainlab::readCheckpoint(scene_path);
+            withSettleSolver(checkpoint.scene);
+            return grainlab::Simulation::fromCheckpoint(std::move(checkpoint), registry, threads);
+        }();
         if (!sim.usesSolver()) throw grainlab::InputError(scene_path, "/plugins/solver", "the benchmark needs a solver");
         // The settling, ten times along the way: whether the pile is at rest and its solves converge.
         for (long k = 1; k <= settle; ++k) {

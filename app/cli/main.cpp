@@ -47,7 +47,8 @@ void addRunOptions(CLI::App& command, RunOptions& o, const char* steps_help) {
     command.add_option("--summary", o.summary, "summary JSON path (default: OUTPUT/summary.json)");
     command.add_option("--checkpoint-every", o.checkpoint_every, "write a checkpoint every N steps and at the end")
         ->check(CLI::NonNegativeNumber);
-    command.add_option("--checkpoint", o.checkpoint, "checkpoint path (default: OUTPUT/checkpoint.glc)");
+    command.add_option("--checkpoint", o.checkpoint,
+                       "where --checkpoint-every and an interruption write checkpoints (default: OUTPUT/checkpoint.glc)");
 }
 
 // Runs to the end or to SIGINT/SIGTERM; returns the exit code.

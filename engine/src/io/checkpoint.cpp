@@ -373,6 +373,13 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
     writeFileAtomically(path, bytes);
 }
 
+bool isCheckpointFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string first(kMagic.size(), '\0');
+    in.read(first.data(), static_cast<std::streamsize>(first.size()));
+    return in && first == kMagic;
+}
+
 Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file) {
     if (bytes.compare(0, kMagic.size(), kMagic) != 0)
         throw InputError(file, "", "not a GrainLab checkpoint (the first line is not GRAINLAB-CHECKPOINT)");

@@ -55,7 +55,10 @@ void writeCheckpoint(const Simulation& simulation, const std::filesystem::path& 
 // Reads and checks a checkpoint. Throws InputError naming the file and the section or header field.
 Checkpoint readCheckpoint(const std::filesystem::path& path);
 
-// The same, from bytes already in memory (`file` is used in messages).
+// Whether the file begins with the checkpoint's magic line (tools that take a scene or a checkpoint).
+bool isCheckpointFile(const std::filesystem::path& path);
+
+// The same as readCheckpoint, from bytes already in memory (`file` is used in messages).
 Checkpoint parseCheckpoint(const std::string& bytes, const std::string& file);
 
 }  // namespace grainlab
