@@ -110,7 +110,8 @@ def start_point(out, name, scene):
     if not checkpoint.exists():
         with open(ROOT / scene) as f:
             settings = json.load(f)
-        steps = round(settings["run"]["time"] / settings["time_step"])
+        run_length = settings["run"]
+        steps = run_length.get("steps") or round(run_length["time"] / settings["time_step"])
         run([str(ROOT / "build" / "bin" / "grainlab-cli"), "run", str(ROOT / scene), "--threads", "2",
              "--output", str(out / f"{name}_pour"), "--checkpoint-every", str(steps), "--checkpoint", str(checkpoint)],
             f"{name} pour")
@@ -146,7 +147,7 @@ def main():
     parser.add_argument("--siconos", action="store_true", help="also compare with Siconos")
     parser.add_argument("--siconos-solvers", nargs="+", default=["nsgs"], help="Siconos fc3d solvers")
     parser.add_argument("--warm-start", action="store_true",
-                        help="also the warm-started comparison with Siconos (about 20 minutes)")
+                        help="also the warm-started comparison with Siconos (about an hour for both piles)")
     parser.add_argument("--piles", nargs="+", default=["pile_1k", "pile_20k"],
                         help="which piles: pile_1k, pile_20k, bed_20k (the hcp crystal)")
     args = parser.parse_args()
