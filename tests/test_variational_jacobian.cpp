@@ -38,7 +38,7 @@ double jacobianError(double alpha, double gamma_n) {
     std::vector<WallContact> walls = {{0, 0, 0, 0, Vec3::UnitZ(), kRadius - x0.z(), Vec3(x0.x(), x0.y(), 0), Vec3::Zero()}};
     const PeriodicBox box;
     const FrozenContacts contacts{sim.state().pairs, walls, box, materials, *model, s.gravity, 0.1};
-    StepContext ctx{bodies, s.time_step, 1, [] {}, &contacts};
+    StepContext ctx{bodies, s.time_step, 1, [] {}, &contacts, {}};
     variational::Settings settings;
     settings.alpha = alpha;
     variational::VariationalStep step;

@@ -8,9 +8,10 @@ namespace {
 class SemiImplicitEuler final : public grainlab::Integrator {
 public:
     void configure(const grainlab::ParameterValues&) override {}
-    bool leavesForcesCurrent() const override { return false; }
+    // The forces of the new positions are evaluated at the end of the step, ready for the next.
+    bool leavesForcesCurrent() const override { return true; }
     void step(grainlab::StepContext& ctx) override {
-        grainlab::kickDrift(ctx.bodies, ctx.dt, ctx.dt, ctx.threads);
+        ctx.compute_forces_around(grainlab::kickDrifts(ctx.bodies, ctx.dt, ctx.dt), {});
     }
 };
 

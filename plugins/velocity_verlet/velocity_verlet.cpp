@@ -10,9 +10,8 @@ public:
     void configure(const grainlab::ParameterValues&) override {}
     bool leavesForcesCurrent() const override { return true; }
     void step(grainlab::StepContext& ctx) override {
-        grainlab::kickDrift(ctx.bodies, 0.5 * ctx.dt, ctx.dt, ctx.threads);
-        ctx.compute_forces();
-        grainlab::kick(ctx.bodies, 0.5 * ctx.dt, ctx.threads);
+        ctx.compute_forces_around(grainlab::kickDrifts(ctx.bodies, 0.5 * ctx.dt, ctx.dt),
+                                  grainlab::kicks(ctx.bodies, 0.5 * ctx.dt));
     }
 };
 

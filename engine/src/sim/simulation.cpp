@@ -433,53 +433,6 @@ void Simulation::stepContactDynamics() {
     forces_current_ = true;
 }
 
-void Simulation::computeForces() { evaluateForces(step_dt_); }
-
-// One pass over the bodies, in one parallel region, before the neighbours are refreshed: positions
-// wrapped into the periodic box, the Verlet list's displacement check (true when some body moved
-// more than half the skin since the build, or the list does not fit the bodies) and, for a force
-// evaluation, the forces started at the weight (contact models add to them).
-bool Simulation::sweepBodies(bool start_forces) {
-    Bodies& b = state_.bodies;
-    const std::size_t n = b.size();
-    const NeighborList& list = state_.pairs;
-    const bool list_fits = list.position_at_build.size() == n && list.row_start.size() == n + 1;
-    const bool periodic = box_.periodic[0] || box_.periodic[1] || box_.periodic[2];
-    if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
-    const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
-    const Vec3 g = scene_.gravity;
-    // One flag per thread, each on its own cache line: they are written while the others read.
-    struct alignas(64) Flag { bool moved = false; };
-    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
-    parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
-        bool far = false;
-        for (std::size_t i = begin; i < end; ++i) {
-            Vec3& x = b.position[i];
-            if (periodic) box_.wrap(x, b.image[i]);
-            if (list_fits) far |= box_.nearestImage(x - list.position_at_build[i]).squaredNorm() > limit;
-            if (start_forces) {
-                b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
-                b.torque[i].setZero();
-            }
-        }
-        moved[static_cast<std::size_t>(t)].moved = far;
-    });
-    return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
-}
-
-void Simulation::refreshNeighbours(bool start_forces) {
-    Bodies& bodies = state_.bodies;
-    const bool rebuilt = sweepBodies(start_forces);
-    if (rebuilt) {
-        if (sortDue()) sortBodies();
-        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
-    }
-    // Only several threads' ranges need it (one thread takes every body).
-    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
-    walls_.moveTo(state_.time);
-    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
-}
-
 // Sorting renumbers bodies: only where nothing else holds body indices across a force evaluation
 // (no feature contacts, no solver's warm start, no implicit integrator's per-step arrays) and the
 // contact model can turn a pair's history round.
@@ -498,97 +451,22 @@ void Simulation::sortBodies() {
     contact_dynamics_.restoreWarmStart({}, {});  // keyed by the old numbers
 }
 
-void Simulation::evaluateForces(double dt) {
-    Bodies& bodies = state_.bodies;
-    const std::size_t n = bodies.size();
-    refreshNeighbours(true);
-    const bool feature_contacts = state_.polyhedral.range > 0.0;
-    if (feature_contacts) {
-        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
-    } else {
-        // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
-        std::swap(previous_wall_contacts_, state_.wall_contacts);
-        std::swap(previous_wall_history_, state_.wall_history);
-        walls_.findContacts(bodies, threads_, state_.wall_contacts);
-        carryWallHistory(previous_wall_contacts_, previous_wall_history_);
-    }
-
-    // One thread adds into the bodies' arrays (started at the weight by refreshNeighbours). Several
-    // write the bodies they own there and the rest into their own arrays, kept zero between
-    // evaluations, summed in thread order after.
-    const bool shared = accumulators_.size() > 1;
-    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
-        ThreadAccumulator& acc = accumulators_[t];
-        acc.own_force = bodies.force.data();
-        acc.own_torque = bodies.torque.data();
-        acc.ownRange(0, shared ? 0 : n);
-        acc.touched_begin = ~std::size_t{0};
-        acc.touched_end = 0;
-        if (shared) {
-            auto& f = thread_buffers_[2 * t];
-            auto& tq = thread_buffers_[2 * t + 1];
-            if (f.size() != n) {
-                f.assign(n, Vec3::Zero());
-                tq.assign(n, Vec3::Zero());
-            }
-            acc.force = f.data();
-            acc.torque = tq.data();
-        } else {
-            acc.force = bodies.force.data();
-            acc.torque = bodies.torque.data();
-        }
-        acc.elastic_energy = acc.dissipated = 0.0;
-        acc.contacts = 0;
-        acc.records.clear();
-    }
-    ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
-                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr};
-    contact_model_->computeForces(ctx);
-
-    state_.elastic = 0.0;
-    state_.contacts = 0;
-    records_.clear();
-    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
-        ThreadAccumulator& acc = accumulators_[t];
-        state_.elastic += acc.elastic_energy;
-        state_.dissipated += acc.dissipated;
-        state_.contacts += acc.contacts;
-        records_.insert(records_.end(), acc.records.begin(), acc.records.end());
-    }
-    if (shared) {
-        parallelRanges(n, threads_, [&](int, std::size_t begin, std::size_t end) {
-            for (const ThreadAccumulator& acc : accumulators_) {
-                for (std::size_t i = std::max(begin, acc.touched_begin); i < std::min(end, acc.touched_end); ++i) {
-                    bodies.force[i] += acc.force[i];
-                    bodies.torque[i] += acc.torque[i];
-                    acc.force[i] = Vec3::Zero();
-                    acc.torque[i] = Vec3::Zero();
-                }
-            }
-        });
-    }
-    if (external_load_) external_load_(state_.time + dt, bodies);
-    forces_current_ = true;
-}
-
 void Simulation::checkMotion() const {
     const Bodies& b = state_.bodies;
-    const double dt = step_dt_;
     // Each thread finds the first offending body of its range; the lowest is reported (the same
     // body whatever the thread count). Exceptions must not leave a parallel region.
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), b.size());
     parallelRanges(b.size(), threads_, [&](int t, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            // One comparison per body: a non-finite position or angular velocity turns the sum into
-            // NaN (0 * inf is NaN too), and NaN compares false. Squared, to spare a square root.
-            const double poison = 0.0 * (b.position[i].sum() + b.angular_velocity[i].sum());
-            if (b.velocity[i].squaredNorm() * dt * dt + poison <= b.radius[i] * b.radius[i]) continue;
-            first[static_cast<std::size_t>(t)] = i;
-            return;
-        }
+        const std::size_t i = firstRunaway(b, step_dt_, begin, end);
+        if (i < end) first[static_cast<std::size_t>(t)] = i;
     });
     const std::size_t i = *std::min_element(first.begin(), first.end());
-    if (i == b.size()) return;
+    if (i < b.size()) throwRunaway(i);
+}
+
+void Simulation::throwRunaway(std::size_t i) const {
+    const Bodies& b = state_.bodies;
+    const double dt = step_dt_;
     const bool finite = b.position[i].allFinite() && b.velocity[i].allFinite() && b.angular_velocity[i].allFinite();
     const double travel = b.velocity[i].norm() * dt;
     std::string what = finite ? "moved " + number(travel / b.radius[i]) + " radii in one step (speed " +
@@ -630,12 +508,18 @@ void Simulation::fixedStep() {
     }
     const FrozenContacts contacts{state_.pairs, frozen_wall_contacts_, box_, material_pairs_, *contact_model_,
                                   scene_.gravity, wall_margin};
-    StepContext ctx{state_.bodies, step_dt_, threads_, [this] { computeForces(); }, frozen ? &contacts : nullptr};
+    StepContext ctx{state_.bodies, step_dt_, threads_, [this] { computeForces(); }, frozen ? &contacts : nullptr,
+                    [this](const BodyRangeUpdate& before, const BodyRangeUpdate& after) {
+                        const AroundForces around{before, after};
+                        evaluateForces(step_dt_, &around);
+                    }};
+    motion_checked_ = false;
     integrator_->step(ctx);
     forces_current_ = integrator_->leavesForcesCurrent();
     state_.time += step_dt_;
     ++state_.step;
-    checkMotion();
+    if (!motion_checked_) checkMotion();
+    else if (runaway_ < state_.bodies.size()) throwRunaway(runaway_);
 }
 
 // Feature contacts (seed 003, note 8/10): the step is the scene's, or less where the contact model

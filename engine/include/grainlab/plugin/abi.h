@@ -8,9 +8,10 @@
 
 #include <stdint.h>
 
-#define GRAINLAB_PLUGIN_ABI_VERSION 1u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v1
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v1"
+/* 2: StepContext::compute_forces_around (explicit integrators' updates inside the force passes). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 2u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v2
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v2"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -1,6 +1,5 @@
 #pragma once
 // Velocity and position updates shared by the explicit integrators.
-#include "grainlab/core/parallel.hpp"
 #include "grainlab/plugin/integrator.hpp"
 
 namespace grainlab {
@@ -23,21 +22,21 @@ namespace grainlab {
     b.orientation[i] = rotated(b.orientation[i], b.angular_velocity[i], h);
 }
 
-inline void kick(Bodies& b, double h, int threads) {
-    parallelRanges(b.size(), threads, [&](int, std::size_t begin, std::size_t end) {
+// Kicks of a range of bodies by h, for StepContext::compute_forces_around.
+inline BodyRangeUpdate kicks(Bodies& b, double h) {
+    return [&b, h](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) kickBody(b, i, h);
-    });
+    };
 }
 
-// kick(h_kick) then drift(h_drift) in one pass over the bodies (the same arithmetic, one sweep
-// through memory instead of two).
-inline void kickDrift(Bodies& b, double h_kick, double h_drift, int threads) {
-    parallelRanges(b.size(), threads, [&](int, std::size_t begin, std::size_t end) {
+// A kick by h_kick then a drift by h_drift, each body's in one go (one sweep through memory).
+inline BodyRangeUpdate kickDrifts(Bodies& b, double h_kick, double h_drift) {
+    return [&b, h_kick, h_drift](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             kickBody(b, i, h_kick);
             driftBody(b, i, h_drift);
         }
-    });
+    };
 }
 
 }  // namespace grainlab

@@ -128,17 +128,27 @@ private:
     void setUpPlugins();
     void setUpDomain();
     void computeForces();
-    bool sweepBodies(bool start_forces);          // true: the Verlet list is stale
-    void refreshNeighbours(bool start_forces);    // start_forces: forces begin at the weight
+    // An integrator's updates run inside a force evaluation's passes (StepContext::compute_forces_around).
+    struct AroundForces {
+        const BodyRangeUpdate& before;
+        const BodyRangeUpdate& after;
+    };
+    // true: the Verlet list is stale. `before`, when given, updates the bodies first.
+    bool sweepBodies(bool start_forces, const BodyRangeUpdate* before = nullptr);
+    // start_forces: forces begin at the weight.
+    void refreshNeighbours(bool start_forces, const BodyRangeUpdate* before = nullptr);
     bool sortDue() const;
     void sortBodies();  // spatial order (grainlab/sim/spatial_sort.hpp)
     void setupSolver(const PluginChoice& choice);
     void setupPostStep(const PluginChoice& choice);
     void stepContactDynamics();
-    void evaluateForces(double dt);
+    void evaluateForces(double dt, const AroundForces* around = nullptr);
+    void finishForces(double dt, const BodyRangeUpdate* after);
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
+    static std::size_t firstRunaway(const Bodies& b, double dt, std::size_t begin, std::size_t end);
+    [[noreturn]] void throwRunaway(std::size_t body) const;
     void setupFeatureContacts();
     void fixedStep();
     void adaptiveStep();
@@ -173,6 +183,10 @@ private:
     double step_dt_ = 0.0;  // the step being taken: the scene's, or less when adapted
     int threads_ = 1;
     bool forces_current_ = false;
+    // Set by a force evaluation that checked the bodies' motion after the integrator's last update,
+    // with the first body that ran away (the body count when none did).
+    bool motion_checked_ = false;
+    std::size_t runaway_ = 0;
     bool record_contacts_ = false;
 };
 

@@ -1,0 +1,188 @@
+// A force evaluation of the penalty models: the passes over the bodies around the contact model,
+// with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
+#include <algorithm>
+
+#include "grainlab/core/parallel.hpp"
+#include "grainlab/sim/simulation.hpp"
+
+namespace grainlab {
+namespace {
+
+// Bodies per block of a pass: the integrator's update and the engine's work on a block share the
+// cache (256 bodies' hot arrays are a few tens of kB).
+constexpr std::size_t kBlock = 256;
+
+template <class Fn>
+void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
+    for (std::size_t b = begin; b < end; b += kBlock) fn(b, std::min(b + kBlock, end));
+}
+
+}  // namespace
+
+void Simulation::computeForces() { evaluateForces(step_dt_); }
+
+// One pass over the bodies, in one parallel region, before the neighbours are refreshed: the
+// integrator's update before the forces, positions wrapped into the periodic box, the Verlet list's
+// displacement check (true when some body moved more than half the skin since the build, or the
+// list does not fit the bodies) and, for a force evaluation, the forces started at the weight
+// (contact models add to them).
+bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
+    Bodies& b = state_.bodies;
+    const std::size_t n = b.size();
+    const NeighborList& list = state_.pairs;
+    const bool list_fits = list.position_at_build.size() == n && list.row_start.size() == n + 1;
+    const bool periodic = box_.periodic[0] || box_.periodic[1] || box_.periodic[2];
+    if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
+    const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
+    const Vec3 g = scene_.gravity;
+    // One flag per thread, each on its own cache line: they are written while the others read.
+    struct alignas(64) Flag { bool moved = false; };
+    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
+    parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
+        bool far = false;
+        inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
+            if (before && *before) (*before)(block_begin, block_end);
+            for (std::size_t i = block_begin; i < block_end; ++i) {
+                Vec3& x = b.position[i];
+                if (periodic) box_.wrap(x, b.image[i]);
+                if (list_fits) far |= box_.nearestImage(x - list.position_at_build[i]).squaredNorm() > limit;
+                if (start_forces) {
+                    b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
+                    b.torque[i].setZero();
+                }
+            }
+        });
+        moved[static_cast<std::size_t>(t)].moved = far;
+    });
+    return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
+}
+
+void Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before) {
+    Bodies& bodies = state_.bodies;
+    const bool rebuilt = sweepBodies(start_forces, before);
+    if (rebuilt) {
+        if (sortDue()) sortBodies();
+        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+    }
+    // Only several threads' ranges need it (one thread takes every body).
+    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
+    walls_.moveTo(state_.time);
+    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+}
+
+void Simulation::evaluateForces(double dt, const AroundForces* around) {
+    Bodies& bodies = state_.bodies;
+    const std::size_t n = bodies.size();
+    refreshNeighbours(true, around ? &around->before : nullptr);
+    const bool feature_contacts = state_.polyhedral.range > 0.0;
+    if (feature_contacts) {
+        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+    } else {
+        // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
+        std::swap(previous_wall_contacts_, state_.wall_contacts);
+        std::swap(previous_wall_history_, state_.wall_history);
+        walls_.findContacts(bodies, threads_, state_.wall_contacts);
+        carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+    }
+
+    // One thread adds into the bodies' arrays (started at the weight by refreshNeighbours). Several
+    // write the bodies they own there and the rest into their own arrays, kept zero between
+    // evaluations, summed in thread order after.
+    const bool shared = accumulators_.size() > 1;
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
+        ThreadAccumulator& acc = accumulators_[t];
+        acc.own_force = bodies.force.data();
+        acc.own_torque = bodies.torque.data();
+        acc.ownRange(0, shared ? 0 : n);
+        acc.touched_begin = ~std::size_t{0};
+        acc.touched_end = 0;
+        if (shared) {
+            auto& f = thread_buffers_[2 * t];
+            auto& tq = thread_buffers_[2 * t + 1];
+            if (f.size() != n) {
+                f.assign(n, Vec3::Zero());
+                tq.assign(n, Vec3::Zero());
+            }
+            acc.force = f.data();
+            acc.torque = tq.data();
+        } else {
+            acc.force = bodies.force.data();
+            acc.torque = bodies.torque.data();
+        }
+        acc.elastic_energy = acc.dissipated = 0.0;
+        acc.contacts = 0;
+        acc.records.clear();
+    }
+    ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
+                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr};
+    contact_model_->computeForces(ctx);
+
+    state_.elastic = 0.0;
+    state_.contacts = 0;
+    records_.clear();
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) {
+        ThreadAccumulator& acc = accumulators_[t];
+        state_.elastic += acc.elastic_energy;
+        state_.dissipated += acc.dissipated;
+        state_.contacts += acc.contacts;
+        records_.insert(records_.end(), acc.records.begin(), acc.records.end());
+    }
+    finishForces(dt, around ? &around->after : nullptr);
+    forces_current_ = true;
+}
+
+// After the contact model: the threads' force arrays summed into the bodies' (several threads),
+// then, for an integrator's step, its `after` update and the motion check, block by block in one
+// parallel region. An external load sees the whole of the summed forces, so with one the update
+// takes a pass of its own.
+void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
+    Bodies& bodies = state_.bodies;
+    const std::size_t n = bodies.size();
+    const bool shared = accumulators_.size() > 1;
+    std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
+    auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
+        parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
+            inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
+                if (reduce)
+                    for (const ThreadAccumulator& acc : accumulators_)
+                        for (std::size_t i = std::max(block_begin, acc.touched_begin);
+                             i < std::min(block_end, acc.touched_end); ++i) {
+                            bodies.force[i] += acc.force[i];
+                            bodies.torque[i] += acc.torque[i];
+                            acc.force[i] = Vec3::Zero();
+                            acc.torque[i] = Vec3::Zero();
+                        }
+                if (!update) return;
+                if (*update) (*update)(block_begin, block_end);
+                std::size_t& runaway = first[static_cast<std::size_t>(t)];
+                if (runaway == n) {
+                    const std::size_t i = firstRunaway(bodies, step_dt_, block_begin, block_end);
+                    if (i < block_end) runaway = i;
+                }
+            });
+        });
+    };
+    if (external_load_) {
+        if (shared) pass(true, nullptr);
+        external_load_(state_.time + dt, bodies);
+        if (after) pass(false, after);
+    } else if (shared || after) {
+        pass(shared, after);
+    }
+    motion_checked_ = after != nullptr;
+    runaway_ = *std::min_element(first.begin(), first.end());
+}
+
+// The first body of [begin, end) that moved more than its radius in the step or holds a non-finite
+// value; `end` when none did.
+std::size_t Simulation::firstRunaway(const Bodies& b, double dt, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        // One comparison per body: a non-finite position or angular velocity turns the sum into NaN
+        // (0 * inf is NaN too), and NaN compares false. Squared, to spare a square root.
+        const double poison = 0.0 * (b.position[i].sum() + b.angular_velocity[i].sum());
+        if (!(b.velocity[i].squaredNorm() * dt * dt + poison <= b.radius[i] * b.radius[i])) return i;
+    }
+    return end;
+}
+
+}  // namespace grainlab

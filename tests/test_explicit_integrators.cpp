@@ -1,0 +1,73 @@
+// The explicit integrators' updates, which the engine runs inside its force passes in blocks of
+// bodies shared among threads: checked against the exact discrete solutions of free fall.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "grainlab/core/error.hpp"
+#include "support.hpp"
+
+using namespace grainlab;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A grid of spheres three diameters apart (never touching), each with its own initial velocity.
+Scene fallingGrid(const std::string& integrator, int threads, int count) {
+    Scene scene = test::emptyScene();
+    scene.integrator.name = integrator;
+    scene.threads = threads;
+    scene.time_step = 2e-4;  // below the stability limit t_c/10 of the default Hooke law
+    scene.gravity = Vec3(0.3, -0.2, -9.81);
+    for (int k = 0; k < count; ++k) {
+        const Vec3 x(3.0 * (k % 10), 3.0 * ((k / 10) % 10), 3.0 * (k / 100));
+        scene.bodies.push_back(test::sphere(x, Vec3(0.01 * (k % 7), -0.02 * (k % 5), 0.05 * (k % 3))));
+        scene.bodies.back().id = k;
+    }
+    return scene;
+}
+
+}  // namespace
+
+// Velocity Verlet integrates a constant force exactly: x = x0 + v0 t + g t^2 / 2, v = v0 + g t.
+// Semi-implicit Euler (v first, then x with the new v) gives x_n = x0 + n h v0 + g h^2 n (n + 1) / 2.
+// 1,000 bodies on 2 threads span several blocks of each thread's pass.
+TEST_CASE("Explicit integrators follow the exact discrete free fall on several threads", "[integrator]") {
+    for (const std::string integrator : {"velocity-verlet", "semi-implicit-euler"}) {
+        const Scene scene = fallingGrid(integrator, 2, 1000);
+        Simulation sim(scene, test::builtPlugins());
+        const int steps = 40;
+        for (int s = 0; s < steps; ++s) sim.step();
+        const double h = scene.time_step, t = steps * h, n = steps;
+        const Vec3 g = scene.gravity;
+        const Bodies& b = sim.bodies();
+        double worst_x = 0.0, worst_v = 0.0;
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            const BodySpec& start = scene.bodies[static_cast<std::size_t>(b.id[i])];
+            const Vec3 x = integrator == "velocity-verlet" ? Vec3(start.position + start.velocity * t + 0.5 * g * t * t)
+                                                           : Vec3(start.position + n * h * start.velocity +
+                                                                  g * (h * h * n * (n + 1) / 2));
+            worst_x = std::max(worst_x, (b.position[i] - x).norm());
+            worst_v = std::max(worst_v, (b.velocity[i] - (start.velocity + g * t)).norm());
+            // The forces left in the bodies are those of the new positions: the weight alone.
+            CHECK((b.force[i] - b.mass[i] * g).norm() < 1e-12);
+        }
+        INFO(integrator);
+        CHECK(worst_x < 1e-12);
+        CHECK(worst_v < 1e-12);
+    }
+}
+
+// The motion check runs in the same pass as the last update: the lowest-numbered runaway is
+// reported whichever thread's share it lies in, at the step it happened.
+TEST_CASE("The first runaway body is reported whatever thread holds it", "[integrator][runaway]") {
+    for (const std::string integrator : {"velocity-verlet", "semi-implicit-euler"}) {
+        for (int threads : {1, 2}) {
+            Scene scene = fallingGrid(integrator, threads, 1000);
+            scene.bodies[900].velocity = Vec3(1e4, 0, 0);  // 2 m per step: four radii
+            scene.bodies[700].velocity = Vec3(0, 8e3, 0);
+            Simulation sim(scene, test::builtPlugins());
+            INFO(integrator << " on " << threads << " threads");
+            CHECK_THROWS_WITH(sim.step(), Contains("body 700 ") && Contains("at step 1 ") && Contains("runaway"));
+        }
+    }
+}
