@@ -112,6 +112,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     const int thread_count = std::max(1, threads);
     std::vector<std::vector<std::uint32_t>> partners(static_cast<std::size_t>(thread_count));
     std::vector<std::uint32_t> row_length(n, 0);
+    const NearestImage image(box);
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = partners[static_cast<std::size_t>(t)];
         std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
@@ -140,7 +141,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
                 for (std::uint32_t s = grid.start[cell]; s < grid.start[cell + 1]; ++s) {
                     const std::uint32_t j = grid.bodies[s];
                     const double range = ri + bodies.radius[j] + skin;
-                    const bool near = box.nearestImage(xi - bodies.position[j]).squaredNorm() < range * range;
+                    const bool near = image(xi - bodies.position[j]).squaredNorm() < range * range;
                     row[kept] = j;
                     kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (bodies.frozen[j] != 0)));
                 }
@@ -189,12 +190,13 @@ void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBo
     list.work_before.assign(n + 1, 0.0);
     if (list.row_start.size() != n + 1 || list.position_at_build.size() != n) return;
     const std::vector<Vec3>& x = list.position_at_build;
+    const NearestImage image(box);
     for (std::size_t i = 0; i < n; ++i) {
         double work = 1.0;
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             const std::uint32_t j = list.partner[k];
             const double contact = bodies.radius[i] + bodies.radius[j];
-            work += box.nearestImage(x[i] - x[j]).squaredNorm() < contact * contact ? 8.0 : 1.0;
+            work += image(x[i] - x[j]).squaredNorm() < contact * contact ? 8.0 : 1.0;
         }
         list.work_before[i + 1] = list.work_before[i] + work;
     }

@@ -38,6 +38,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
     // One flag per thread, each on its own cache line: they are written while the others read.
     struct alignas(64) Flag { bool moved = false; };
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
+    const NearestImage image(box_);
     parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
         bool far = false;
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
@@ -45,7 +46,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
             for (std::size_t i = block_begin; i < block_end; ++i) {
                 Vec3& x = b.position[i];
                 if (periodic) box_.wrap(x, b.image[i]);
-                if (list_fits) far |= box_.nearestImage(x - list.position_at_build[i]).squaredNorm() > limit;
+                if (list_fits) far |= image(x - list.position_at_build[i]).squaredNorm() > limit;
                 if (start_forces) {
                     b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
                     b.torque[i].setZero();

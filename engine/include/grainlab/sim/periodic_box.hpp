@@ -2,25 +2,36 @@
 // Periodic images: positions are kept wrapped into [min, max) along periodic axes and pair
 // separations use the nearest image (valid because every periodic length exceeds twice the range).
 #include <array>
+#include <limits>
 
 #include "grainlab/core/math.hpp"
 
 namespace grainlab {
+
+struct PeriodicBox;
+
+// Nearest-image separations for a box copied into a local, so hot loops keep its fields in
+// registers (read through a reference, they were reloaded after every store the compiler could not
+// rule out). Half the length is infinite along an axis that is not periodic, so the same two
+// comparisons serve every axis.
+struct NearestImage {
+    double length[3], half[3];
+    explicit NearestImage(const PeriodicBox& box);
+    template <int k>
+    [[gnu::always_inline]] double along(double d) const {
+        if (d > half[k]) return d - length[k];
+        if (d < -half[k]) return d + length[k];
+        return d;
+    }
+    [[gnu::always_inline]] Vec3 operator()(const Vec3& d) const { return {along<0>(d[0]), along<1>(d[1]), along<2>(d[2])}; }
+};
 
 struct PeriodicBox {
     Vec3 min = Vec3::Zero();
     Vec3 length = Vec3::Ones();
     std::array<bool, 3> periodic{false, false, false};
 
-    Vec3 nearestImage(Vec3 d) const {
-        for (int k = 0; k < 3; ++k) {
-            if (!periodic[k]) continue;
-            const double half = 0.5 * length[k];
-            if (d[k] > half) d[k] -= length[k];
-            else if (d[k] < -half) d[k] += length[k];
-        }
-        return d;
-    }
+    Vec3 nearestImage(const Vec3& d) const { return NearestImage(*this)(d); }
     // Into [min, max) along periodic axes, counting the crossings in `image`.
     void wrap(Vec3& x, std::array<int, 3>& image) const {
         for (int k = 0; k < 3; ++k) {
@@ -34,5 +45,12 @@ struct PeriodicBox {
         wrap(x, ignored);
     }
 };
+
+inline NearestImage::NearestImage(const PeriodicBox& box) {
+    for (int k = 0; k < 3; ++k) {
+        length[k] = box.length[k];
+        half[k] = box.periodic[k] ? 0.5 * box.length[k] : std::numeric_limits<double>::infinity();
+    }
+}
 
 }  // namespace grainlab
