@@ -24,9 +24,9 @@ void Simulation::computeForces() { evaluateForces(step_dt_); }
 // One pass over the bodies, in one parallel region, before the neighbours are refreshed: the
 // integrator's update before the forces, positions wrapped into the periodic box, the Verlet list's
 // displacement check (true when some body moved more than half the skin since the build, or the
-// list does not fit the bodies) and, for a force evaluation, the forces started at the weight
-// (contact models add to them).
-bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
+// list does not fit the bodies), for a force evaluation the forces started at the weight (contact
+// models add to them) and, when asked, the wall contacts, each thread's in wall_parts_.
+bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
     Bodies& b = state_.bodies;
     const std::size_t n = b.size();
     const NeighborList& list = state_.pairs;
@@ -39,8 +39,11 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
     struct alignas(64) Flag { bool moved = false; };
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
     const NearestImage image(box_);
+    if (find_wall_contacts) wall_parts_.resize(static_cast<std::size_t>(std::max(1, threads_)));
     parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
         bool far = false;
+        std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[static_cast<std::size_t>(t)] : nullptr;
+        if (walls) walls->clear();
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (before && *before) (*before)(block_begin, block_end);
             for (std::size_t i = block_begin; i < block_end; ++i) {
@@ -51,6 +54,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
                     b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
                     b.torque[i].setZero();
                 }
+                if (walls) walls_.appendContacts(b, i, *walls);
             }
         });
         moved[static_cast<std::size_t>(t)].moved = far;
@@ -58,31 +62,41 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before) {
     return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
 }
 
-void Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before) {
+bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
     Bodies& bodies = state_.bodies;
-    const bool rebuilt = sweepBodies(start_forces, before);
+    walls_.moveTo(state_.time);
+    const bool rebuilt = sweepBodies(start_forces, before, find_wall_contacts);
     if (rebuilt) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     }
     // Only several threads' ranges need it (one thread takes every body).
     if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
-    walls_.moveTo(state_.time);
-    if (rebuilt || walls_.candidatesStale(skin_)) walls_.refreshCandidates(bodies, skin_, threads_);
+    const bool refreshed = rebuilt || walls_.candidatesStale(skin_);
+    if (refreshed) walls_.refreshCandidates(bodies, skin_, threads_);
+    // A rebuild may have renumbered the bodies, and new candidates find other mesh contacts.
+    return find_wall_contacts && !refreshed;
 }
 
 void Simulation::evaluateForces(double dt, const AroundForces* around) {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
-    refreshNeighbours(true, around ? &around->before : nullptr);
     const bool feature_contacts = state_.polyhedral.range > 0.0;
+    // Wall contacts are found in the sweep when they can be: a parallel region less per step.
+    const bool walls_found =
+        refreshNeighbours(true, around ? &around->before : nullptr, !feature_contacts && walls_.count() > 0);
     if (feature_contacts) {
         feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
     } else {
         // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
         std::swap(previous_wall_contacts_, state_.wall_contacts);
         std::swap(previous_wall_history_, state_.wall_history);
-        walls_.findContacts(bodies, threads_, state_.wall_contacts);
+        if (walls_found) {
+            state_.wall_contacts.clear();
+            for (const auto& part : wall_parts_) state_.wall_contacts.insert(state_.wall_contacts.end(), part.begin(), part.end());
+        } else {
+            walls_.findContacts(bodies, threads_, state_.wall_contacts);
+        }
         carryWallHistory(previous_wall_contacts_, previous_wall_history_);
     }
 

@@ -120,47 +120,46 @@ bool WallSet::restoreCandidates(WallCandidates saved, std::size_t bodies) {
 void WallSet::findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope) const {
     out.clear();
     if (count() == 0) return;  // a pass over every body per step for nothing (the chute has no walls)
-    const std::size_t n = bodies.size();
     const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
     std::vector<std::vector<WallContact>> found(thread_count);
-    const bool have_candidates = candidate_start_.size() == n + 1;
-    parallelRanges(n, threads, [&](int t, std::size_t begin, std::size_t end) {
-        std::vector<WallContact>& local = found[static_cast<std::size_t>(t)];
-        for (std::size_t i = begin; i < end; ++i) {
-            if (bodies.frozen[i]) continue;
-            const Vec3& x = bodies.position[i];
-            const double r = bodies.radius[i];
-            for (std::size_t k = 0; k < planes_.size(); ++k) {
-                const Plane& p = planes_[k];
-                if (time_ >= p.remove_at) continue;
-                const double overlap = r - (x - p.point).dot(p.normal);
-                if (overlap <= -envelope) continue;
-                const Vec3 point = x - (r - overlap) * p.normal;
-                local.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k), 0, p.material, p.normal,
-                                 overlap, point, surfaceVelocity(*p.motion, point)});
-            }
-            if (!have_candidates) continue;
-            const std::size_t first_of_body = local.size();
-            for (std::uint32_t c = candidate_start_[i]; c < candidate_start_[i + 1]; ++c) {
-                const auto m = candidates_[c].first, t_index = candidates_[c].second;  // clang 14 cannot capture bindings
-                const Mesh& mesh = meshes_[m];
-                const auto& tri = mesh.wall->mesh.triangles[t_index];
-                TriangleFeature feature;
-                const Vec3 p = closestPointOnTriangle(x, mesh.current[tri[0]], mesh.current[tri[1]], mesh.current[tri[2]], feature);
-                const Vec3 d = x - p;
-                const double dist2 = d.squaredNorm();
-                if (dist2 >= (r + envelope) * (r + envelope) || dist2 == 0.0) continue;
-                // A sphere on an edge or vertex shared by several triangles touches it once.
-                const bool duplicate = std::any_of(local.begin() + static_cast<std::ptrdiff_t>(first_of_body), local.end(),
-                    [&](const WallContact& o) { return o.wall == planes_.size() + m && (o.point - p).squaredNorm() < 1e-20 * (1.0 + r * r); });
-                if (duplicate) continue;
-                const double dist = std::sqrt(dist2);
-                local.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(planes_.size() + m), t_index,
-                                 mesh.material, d / dist, r - dist, p, surfaceVelocity(mesh.wall->motion, p)});
-            }
-        }
+    parallelRanges(bodies.size(), threads, [&](int t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) appendContacts(bodies, i, found[static_cast<std::size_t>(t)], envelope);
     });
     for (const auto& part : found) out.insert(out.end(), part.begin(), part.end());
+}
+
+void WallSet::appendContacts(const Bodies& bodies, std::size_t i, std::vector<WallContact>& out, double envelope) const {
+    if (bodies.frozen[i]) return;
+    const Vec3& x = bodies.position[i];
+    const double r = bodies.radius[i];
+    for (std::size_t k = 0; k < planes_.size(); ++k) {
+        const Plane& p = planes_[k];
+        if (time_ >= p.remove_at) continue;
+        const double overlap = r - (x - p.point).dot(p.normal);
+        if (overlap <= -envelope) continue;
+        const Vec3 point = x - (r - overlap) * p.normal;
+        out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k), 0, p.material, p.normal, overlap,
+                       point, surfaceVelocity(*p.motion, point)});
+    }
+    if (candidate_start_.size() != bodies.size() + 1) return;
+    const std::size_t first_of_body = out.size();
+    for (std::uint32_t c = candidate_start_[i]; c < candidate_start_[i + 1]; ++c) {
+        const auto m = candidates_[c].first, t_index = candidates_[c].second;  // clang 14 cannot capture bindings
+        const Mesh& mesh = meshes_[m];
+        const auto& tri = mesh.wall->mesh.triangles[t_index];
+        TriangleFeature feature;
+        const Vec3 p = closestPointOnTriangle(x, mesh.current[tri[0]], mesh.current[tri[1]], mesh.current[tri[2]], feature);
+        const Vec3 d = x - p;
+        const double dist2 = d.squaredNorm();
+        if (dist2 >= (r + envelope) * (r + envelope) || dist2 == 0.0) continue;
+        // A sphere on an edge or vertex shared by several triangles touches it once.
+        const bool duplicate = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first_of_body), out.end(),
+            [&](const WallContact& o) { return o.wall == planes_.size() + m && (o.point - p).squaredNorm() < 1e-20 * (1.0 + r * r); });
+        if (duplicate) continue;
+        const double dist = std::sqrt(dist2);
+        out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(planes_.size() + m), t_index,
+                       mesh.material, d / dist, r - dist, p, surfaceVelocity(mesh.wall->motion, p)});
+    }
 }
 
 }  // namespace grainlab

@@ -134,9 +134,10 @@ private:
         const BodyRangeUpdate& after;
     };
     // true: the Verlet list is stale. `before`, when given, updates the bodies first.
-    bool sweepBodies(bool start_forces, const BodyRangeUpdate* before = nullptr);
-    // start_forces: forces begin at the weight.
-    void refreshNeighbours(bool start_forces, const BodyRangeUpdate* before = nullptr);
+    bool sweepBodies(bool start_forces, const BodyRangeUpdate* before = nullptr, bool find_wall_contacts = false);
+    // start_forces: forces begin at the weight. True when the wall contacts the sweep found (when
+    // asked to) still hold after the refresh.
+    bool refreshNeighbours(bool start_forces, const BodyRangeUpdate* before = nullptr, bool find_wall_contacts = false);
     bool sortDue() const;
     void sortBodies();  // spatial order (grainlab/sim/spatial_sort.hpp)
     void setupSolver(const PluginChoice& choice);
@@ -176,6 +177,7 @@ private:
     mutable std::vector<std::shared_ptr<const Polyhedron>> frame_polyhedra_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
+    std::vector<std::vector<WallContact>> wall_parts_;  // per thread, found by sweepBodies
     std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
     PolyhedralNarrowPhase feature_phase_;
     ExternalLoad external_load_;

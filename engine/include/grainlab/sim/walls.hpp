@@ -27,6 +27,8 @@ public:
     // Appends contacts of free bodies with planes and meshes, in body order: those overlapping, or
     // with a gap below `envelope` (contact dynamics, implicit integrators; keep it below the skin).
     void findContacts(const Bodies& bodies, int threads, std::vector<WallContact>& out, double envelope = 0.0) const;
+    // The same for body i alone, appended to `out` (the engine's sweep before the forces).
+    void appendContacts(const Bodies& bodies, std::size_t i, std::vector<WallContact>& out, double envelope = 0.0) const;
     std::size_t count() const { return planes_.size() + meshes_.size(); }
 
     // Wall geometry at the current time, for the narrow phase of feature meshes (polyhedra).
