@@ -42,7 +42,7 @@ struct RunOptions {
 void addRunOptions(CLI::App& command, RunOptions& o, const char* steps_help) {
     auto* steps_option = command.add_option("--steps", o.steps, steps_help);
     command.add_option("--time", o.time, "simulated time to run")->excludes(steps_option);
-    command.add_option("--threads", o.threads, "threads (0: all cores)");
+    command.add_option("--threads", o.threads, "threads (0: one per 5,000 bodies, at most one per core)");
     command.add_option("--output", o.output, "output folder (default: the scene's)");
     command.add_option("--summary", o.summary, "summary JSON path (default: OUTPUT/summary.json)");
     command.add_option("--checkpoint-every", o.checkpoint_every, "write a checkpoint every N steps and at the end")

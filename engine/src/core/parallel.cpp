@@ -8,6 +8,10 @@ namespace grainlab {
 
 int hardwareThreads() { return std::max(1, omp_get_num_procs()); }
 
+int automaticThreads(std::size_t bodies) {
+    return static_cast<int>(std::clamp<std::size_t>(bodies / kBodiesPerThread, 1, static_cast<std::size_t>(hardwareThreads())));
+}
+
 namespace {
 
 // Runs fn(thread, boundary(t), boundary(t + 1)) on every thread of one region, boundary(t, count)

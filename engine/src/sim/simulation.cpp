@@ -254,10 +254,10 @@ TimeStepLimit Simulation::timeStepLimit() const {
 }
 
 void Simulation::setThreads(int threads) {
-    threads_ = threads > 0 ? threads : hardwareThreads();
+    threads_ = threads > 0 ? threads : automaticThreads(state_.bodies.size());
+    if (accumulators_.size() == static_cast<std::size_t>(threads_)) return;
     accumulators_.assign(static_cast<std::size_t>(threads_), ThreadAccumulator{});
     thread_buffers_.assign(threads_ > 1 ? static_cast<std::size_t>(2 * threads_) : 0, {});
-    forces_current_ = false;
 }
 
 void Simulation::setContactModel(const PluginChoice& choice) {
@@ -304,6 +304,7 @@ void Simulation::addBodies(const std::vector<BodySpec>& specs) {
         throw;
     }
     scene_.bodies.insert(scene_.bodies.end(), specs.begin(), specs.end());
+    setThreads(scene_.threads);  // an automatic count follows the bodies
     walls_.refreshCandidates(bodies, skin_, threads_);
     reevaluateForces();
 }

@@ -6,8 +6,15 @@
 
 namespace grainlab {
 
-// Number of threads used when a scene or command line says 0.
+// The machine's cores.
 int hardwareThreads();
+
+// Threads used when a scene or command line says 0: one per kBodiesPerThread bodies, at most one per
+// core. Each parallel region costs a wake-up of the sleeping threads (about 85 us on a 2-core VM, three
+// regions per step), which a few thousand bodies' share of the work does not repay: the 3,000-sphere
+// hopper ran at 20.6 M particle-steps/s on one thread and 12.3 on two (docs/performance.md).
+constexpr std::size_t kBodiesPerThread = 5000;
+int automaticThreads(std::size_t bodies);
 
 // Calls fn(thread, begin, end) for `threads` contiguous ranges covering [0, n), in parallel.
 void parallelRanges(std::size_t n, int threads,

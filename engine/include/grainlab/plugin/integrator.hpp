@@ -43,7 +43,8 @@ struct StepContext {
     // For explicit schemes, the last call of a step: `before` on every body, compute_forces, then
     // `after` on every body (either may be empty), with the two updates run inside the evaluation's
     // own passes over the bodies. Every parallel region wakes the sleeping threads (about 85 us on
-    // two cores) and a step had seven; this makes it four. The engine checks the bodies' motion in
+    // a 2-core VM); velocity Verlet's step had six, and has three this way (the sweep before the
+    // forces, the contact model's, the reduction after). The engine checks the bodies' motion in
     // the `after` pass, so nothing may change them after this call.
     std::function<void(const BodyRangeUpdate& before, const BodyRangeUpdate& after)> compute_forces_around;
 };
