@@ -125,8 +125,8 @@ template <class Law>
     TouchingBatch batch;
     // Partners are scattered through the body arrays, which at 128,000 bodies no longer fit in the
     // cache: their positions are fetched 32 entries ahead, and a touching partner's velocities and
-    // force slots when it joins the batch, so they arrive before its law runs (one thread about 20% faster
-    // at 128,000 spheres, docs/performance.md).
+    // force slots when it joins the batch, so they arrive before its law runs (one thread about 20%
+    // faster at 128,000 spheres, docs/performance.md).
     constexpr std::uint32_t kAhead = 32;
     // The list and the box in locals: read through `ctx`, they were reloaded at every entry, as the
     // history writes below might have changed them.
