@@ -175,30 +175,42 @@ bool present(std::span<const T> values, std::size_t particles, const char* name)
 class ParticlePoints {
 public:
     explicit ParticlePoints(const FrameView& frame);
-    std::size_t size() const { return spheres_only_ ? frame_.position.size() : owner_.size(); }
-    std::size_t owner(std::size_t p) const { return spheres_only_ ? p : owner_[p]; }
-    const Vec3& position(std::size_t p) const { return spheres_only_ ? frame_.position[p] : position_[p]; }
+    std::size_t size() const { return one_per_body_ ? frame_.position.size() : owner_.size(); }
+    std::size_t owner(std::size_t p) const { return one_per_body_ ? p : owner_[p]; }
+    const Vec3& position(std::size_t p) const { return one_per_body_ ? frame_.position[p] : position_[p]; }
+    // No shapes at all: the file has no shape array and no polygons.
     bool spheresOnly() const { return spheres_only_; }
+    // Every body a sphere (with or without shapes): points are the bodies themselves, one vertex
+    // cell each, and the per-point copies (40 bytes a body, the peak of a large run's frame) are
+    // not made.
+    bool onePointPerBody() const { return one_per_body_; }
     bool polyhedral(std::size_t body) const { return !spheres_only_ && frame_.polyhedra[frame_.shape[body]]; }
     std::vector<std::int64_t> vert_points, triangle_points;  // cell connectivity (with polyhedra)
 
 private:
     const FrameView& frame_;
     bool spheres_only_;
+    bool one_per_body_;
     std::vector<std::size_t> owner_;
     std::vector<Vec3> position_;
 };
 
-ParticlePoints::ParticlePoints(const FrameView& frame) : frame_(frame), spheres_only_(frame.polyhedra.empty()) {
+ParticlePoints::ParticlePoints(const FrameView& frame)
+    : frame_(frame), spheres_only_(frame.polyhedra.empty()), one_per_body_(spheres_only_) {
     if (spheres_only_) return;
     const std::size_t n = frame.position.size();
     if (frame.shape.size() != n || frame.orientation.size() != n)
         throw std::invalid_argument("Frame shape and orientation need one entry per particle to place polyhedra (" +
                                     std::to_string(n) + " particles)");
+    one_per_body_ = true;
     for (std::size_t i = 0; i < n; ++i) {
         if (frame.shape[i] >= frame.polyhedra.size())
             throw std::invalid_argument("Frame shape " + std::to_string(frame.shape[i]) + " of particle " +
                                         std::to_string(i) + " has no entry in polyhedra");
+        one_per_body_ = one_per_body_ && !frame.polyhedra[frame.shape[i]];
+    }
+    if (one_per_body_) return;
+    for (std::size_t i = 0; i < n; ++i) {
         const auto first = static_cast<std::int64_t>(owner_.size());
         const Polyhedron* shape = frame.polyhedra[frame.shape[i]].get();
         if (!shape) {
@@ -229,7 +241,7 @@ void writeParticlesVtp(const FrameView& frame, const ByteSink& sink) {
     const std::size_t n = frame.position.size();
     const ParticlePoints pts(frame);
     const std::size_t m = pts.size();
-    const std::size_t verts = pts.spheresOnly() ? n : pts.vert_points.size();
+    const std::size_t verts = pts.onePointPerBody() ? n : pts.vert_points.size();
     const std::size_t triangles = pts.triangle_points.size() / 3;
     writeVtp(sink, [&](VtpBuilder& vtp) {
         beginPolyData(vtp, frame.time, m, verts, 0, triangles);
@@ -270,7 +282,7 @@ void writeParticlesVtp(const FrameView& frame, const ByteSink& sink) {
         vtp.array<double, 3>(4, "Points", m, [&](std::size_t p) { return components(pts.position(p)); });
         vtp.line(3, "</Points>");
         vtp.line(3, "<Verts>");
-        if (pts.spheresOnly()) cellArrays(vtp, n, 1);
+        if (pts.onePointPerBody()) cellArrays(vtp, n, 1);
         else connectivity(vtp, pts.vert_points, 1);
         vtp.line(3, "</Verts>");
         if (!pts.spheresOnly()) {
