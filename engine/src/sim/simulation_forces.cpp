@@ -115,8 +115,8 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
             auto& f = thread_buffers_[2 * t];
             auto& tq = thread_buffers_[2 * t + 1];
             if (f.size() != n) {
-                f.assign(n, Vec3::Zero());
-                tq.assign(n, Vec3::Zero());
+                f.resize(n);
+                tq.resize(n);
             }
             acc.force = f.data();
             acc.torque = tq.data();

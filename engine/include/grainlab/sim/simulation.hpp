@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "grainlab/core/zeroed_array.hpp"
 #include "grainlab/io/frame.hpp"
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/integrator.hpp"
@@ -170,7 +171,7 @@ private:
     std::vector<RigidContact> rigid_contacts_;
     SolverReport solver_report_, post_step_report_;
     std::vector<ThreadAccumulator> accumulators_;
-    std::vector<std::vector<Vec3>> thread_buffers_;
+    std::vector<ZeroedArray<Vec3>> thread_buffers_;  // per thread: force, torque (several threads)
     std::vector<ContactRecord> records_;
     // frameView's contacts and shapes, which it converts and keeps for the view to point at.
     mutable std::vector<FrameContact> frame_contacts_;
