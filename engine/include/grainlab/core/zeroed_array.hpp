@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <utility>
 
 namespace grainlab {
 
@@ -18,8 +19,12 @@ public:
         if (this != &other) resize(other.size_);
         return *this;
     }
-    ZeroedArray(ZeroedArray&&) noexcept = default;
-    ZeroedArray& operator=(ZeroedArray&&) noexcept = default;
+    ZeroedArray(ZeroedArray&& other) noexcept : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+    ZeroedArray& operator=(ZeroedArray&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        return *this;
+    }
 
     // n zero elements (the old contents are dropped).
     void resize(std::size_t n) {
