@@ -196,13 +196,12 @@ private:
 };
 
 ParticlePoints::ParticlePoints(const FrameView& frame)
-    : frame_(frame), spheres_only_(frame.polyhedra.empty()), one_per_body_(spheres_only_) {
+    : frame_(frame), spheres_only_(frame.polyhedra.empty()), one_per_body_(true) {
     if (spheres_only_) return;
     const std::size_t n = frame.position.size();
     if (frame.shape.size() != n || frame.orientation.size() != n)
         throw std::invalid_argument("Frame shape and orientation need one entry per particle to place polyhedra (" +
                                     std::to_string(n) + " particles)");
-    one_per_body_ = true;
     for (std::size_t i = 0; i < n; ++i) {
         if (frame.shape[i] >= frame.polyhedra.size())
             throw std::invalid_argument("Frame shape " + std::to_string(frame.shape[i]) + " of particle " +

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <memory>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/state/bodies.hpp"
@@ -101,26 +100,22 @@ int neighbourCells(const CellGrid& grid, const PeriodicBox& box, std::uint32_t c
     return found;
 }
 
-}  // namespace
+// Each thread collects the rows of its body range (partners within r_i + r_j + skin, j > i, sorted),
+// to be joined in thread order. The cell grid lives only here: gone before the new list is allocated.
+struct CollectedRows {
+    std::vector<std::vector<std::uint32_t>> partners;  // per thread
+    std::vector<std::uint32_t> length;                  // per body
+};
 
-void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
-                       std::size_t history_size, int threads) {
+CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count) {
     const std::size_t n = bodies.size();
     const double max_radius = n ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 1.0;
-    // The old list and the new coexist for the history merge, the peak of a run's memory: what the
-    // merge does not need is released first (positions at the old build, the grid, the rows
-    // collected per thread once joined; 40-50 bytes a body at 1,000,000 spheres).
-    std::vector<Vec3>().swap(list.position_at_build);
-    std::vector<double>().swap(list.work_before);
-    auto grid = std::make_unique<const CellGrid>(buildGrid(bodies, box, 2.0 * max_radius + skin));
-
-    // Each thread collects the rows of its body range; rows are joined in thread order.
-    const int thread_count = std::max(1, threads);
-    std::vector<std::vector<std::uint32_t>> partners(static_cast<std::size_t>(thread_count));
-    std::vector<std::uint32_t> row_length(n, 0);
+    const CellGrid grid = buildGrid(bodies, box, 2.0 * max_radius + skin);
+    CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
+                       std::vector<std::uint32_t>(n, 0)};
     const NearestImage image(box);
-    parallelRanges(n, thread_count, [&, &grid = *grid](int t, std::size_t begin, std::size_t end) {
-        std::vector<std::uint32_t>& out = partners[static_cast<std::size_t>(t)];
+    parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
+        std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
         std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
         std::array<std::size_t, 27> cells{};
         int count = 0;
@@ -154,20 +149,33 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
             }
             std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
             out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
-            row_length[i] = static_cast<std::uint32_t>(kept);
+            rows.length[i] = static_cast<std::uint32_t>(kept);
         }
     });
+    return rows;
+}
 
-    grid.reset();
+}  // namespace
+
+void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
+                       std::size_t history_size, int threads) {
+    const std::size_t n = bodies.size();
+    // The old list and the new coexist for the history merge, the peak of a run's memory: what the
+    // merge does not need is released first (positions at the old build, the grid, the rows
+    // collected per thread once joined; 40-50 bytes a body at 1,000,000 spheres).
+    std::vector<Vec3>().swap(list.position_at_build);
+    std::vector<double>().swap(list.work_before);
+    const int thread_count = std::max(1, threads);
+    CollectedRows rows = collectRows(bodies, box, skin, thread_count);
 
     NeighborList next;
     next.history_size = history_size;
     next.builds = list.builds + 1;
     next.row_start.assign(n + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) next.row_start[i + 1] = next.row_start[i] + row_length[i];
-    std::vector<std::uint32_t>().swap(row_length);
+    for (std::size_t i = 0; i < n; ++i) next.row_start[i + 1] = next.row_start[i] + rows.length[i];
+    std::vector<std::uint32_t>().swap(rows.length);
     next.partner.reserve(next.row_start[n]);
-    for (auto& part : partners) {
+    for (auto& part : rows.partners) {
         next.partner.insert(next.partner.end(), part.begin(), part.end());
         std::vector<std::uint32_t>().swap(part);
     }
