@@ -12,10 +12,10 @@ shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(scene mesh_stl mesh_obj mesh_ply lammps checkpoint)
 
-if ! command -v clang++ >/dev/null || ! dpkg-query -W -f='${Status}' libomp-dev 2>/dev/null | grep -q "ok installed"; then
+if ! command -v clang++ >/dev/null; then
   sudo_cmd=""; [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends clang libomp-dev >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends clang >/dev/null
 fi
 
 sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"

@@ -4,8 +4,8 @@
 # asan  AddressSanitizer + UndefinedBehaviorSanitizer (GCC), build-asan/: the whole CTest suite
 #       (CTEST_ARGS, e.g. -E Chute, narrows it; scripts/test.sh runs it that way in CI).
 # GRAINLAB_SANITIZE_CMAKE_ARGS adds CMake options to both builds (CI: -DGRAINLAB_GUI=OFF).
-# tsan  ThreadSanitizer (clang with LLVM's OpenMP runtime and its Archer tool, which tells TSan
-#       about OpenMP's synchronisation), build-tsan/: the commands in tsan_runs below.
+# tsan  ThreadSanitizer (clang), build-tsan/: the commands in tsan_runs below. The engine's threads
+#       synchronise through std::atomic, which TSan follows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -45,18 +45,15 @@ run_asan() {
 }
 
 run_tsan() {
-  install_missing clang libomp-dev
+  install_missing clang
   configure build-tsan "-fsanitize=thread -fno-omit-frame-pointer" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
   local targets=()
   for run in "${tsan_runs[@]}"; do targets+=("$(basename "${run%% *}")"); done  # executables are named as their targets
   cmake --build build-tsan -j "$(nproc)" --target "${targets[@]}"
-  local archer
-  archer=$(find /usr/lib/llvm-*/lib -name libarcher.so 2>/dev/null | sort | tail -n 1)
-  [[ -n $archer ]] || { echo "sanitize: libarcher.so (libomp-dev) not found" >&2; exit 1; }
   for run in "${tsan_runs[@]}"; do
     read -r exe spec <<<"$run"
     echo "== tsan: $run"
-    (cd build-tsan && OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(pwd)/../tests/tsan.supp" \
+    (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
        "./$exe" $spec)
   done
 }

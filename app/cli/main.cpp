@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "grainlab/core/wait_policy.hpp"
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/output_error.hpp"
 #include "grainlab/io/scene_file.hpp"
@@ -97,7 +96,6 @@ int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const 
 }  // namespace
 
 int main(int argc, char** argv) {
-    grainlab::restartWithSleepingThreads(argv);
     CLI::App app{"GrainLab headless runner"};
     app.require_subcommand(1);
     auto* run = app.add_subcommand("run", "run a scene file");

@@ -9,13 +9,13 @@
 #include <cstdlib>
 
 #include "docks/messages_dock.hpp"
-#include "grainlab/core/wait_policy.hpp"
+#include "grainlab/core/parallel.hpp"
 #include "main_window.hpp"
 #include "view/scene_view.hpp"
 
 int main(int argc, char** argv) {
-    // The engine's threads share the cores with the window's rendering.
-    grainlab::restartWithSleepingThreads(argv);
+    // The engine's threads share the cores with the window's rendering (docs/gui-performance.md).
+    grainlab::preferSleepingThreads();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("GrainLab");
     QApplication::setApplicationName("grainlab");

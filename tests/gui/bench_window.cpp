@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "grainlab/core/wait_policy.hpp"
+#include "grainlab/core/parallel.hpp"
 #include "grainlab/io/scene_file.hpp"
 #include "gui_test_support.hpp"
 #include "main_window.hpp"
@@ -158,7 +158,7 @@ double percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    restartWithSleepingThreads(argv);  // as the application does
+    grainlab::preferSleepingThreads();  // as the application does
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QString scene_path = argc > 1 ? argv[1] : testing::examplePath("bench/column-50k.json");

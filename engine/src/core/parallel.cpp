@@ -1,12 +1,20 @@
 #include "grainlab/core/parallel.hpp"
 
-#include <omp.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <thread>
+
+#include "worker_pool.hpp"
 
 namespace grainlab {
 
-int hardwareThreads() { return std::max(1, omp_get_num_procs()); }
+int hardwareThreads() {
+    // The cores this process may run on (a container's or `taskset`'s share), not the machine's.
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) return std::max(1, CPU_COUNT(&allowed));
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 int automaticThreads(std::size_t bodies) {
     return static_cast<int>(std::clamp<std::size_t>(bodies / kBodiesPerThread, 1, static_cast<std::size_t>(hardwareThreads())));
@@ -14,22 +22,34 @@ int automaticThreads(std::size_t bodies) {
 
 namespace {
 
+// A region started inside another runs on its thread alone (as nested OpenMP regions did).
+thread_local bool in_region = false;
+struct InRegion {
+    InRegion() { in_region = true; }
+    ~InRegion() { in_region = false; }
+};
+
+// One pool per thread that starts regions (the application's simulation thread, a test's
+// threads), as OpenMP keeps a team per such thread; not a static of the template below, which
+// would give each instantiation a pool of its own.
+WorkerPool& threadsPool() {
+    thread_local WorkerPool pool;
+    return pool;
+}
+
 // Runs fn(thread, boundary(t), boundary(t + 1)) on every thread of one region, boundary(t, count)
 // giving where thread t of `count` starts (boundary(count, count) = n).
 template <class Boundary>
 void inRegion(std::size_t n, int threads, Boundary boundary,
               const std::function<void(int, std::size_t, std::size_t)>& fn) {
-    threads = std::max(1, threads);
-    if (threads == 1) {
+    if (threads <= 1 || in_region) {
         fn(0, 0, n);
         return;
     }
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = omp_get_thread_num();
-        const int count = omp_get_num_threads();  // may be fewer than asked; ranges follow it
+    threadsPool().run(threads, [&](int t, int count) {  // count may be fewer than asked; ranges follow it
+        const InRegion mark;
         fn(t, boundary(t, count), boundary(t + 1, count));
-    }
+    });
 }
 
 }  // namespace

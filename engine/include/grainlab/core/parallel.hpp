@@ -16,6 +16,12 @@ int hardwareThreads();
 constexpr std::size_t kBodiesPerThread = 5000;
 int automaticThreads(std::size_t bodies);
 
+// Between parallel regions idle threads spin while the machine has a free core for each and sleep
+// otherwise (OMP_WAIT_POLICY=ACTIVE or PASSIVE fixes either). An application whose other threads
+// need the cores at moments the load does not show (a window's rendering) asks for sleeping threads
+// before its first region; the environment still decides where it is set.
+void preferSleepingThreads();
+
 // Calls fn(thread, begin, end) for `threads` contiguous ranges covering [0, n), in parallel.
 void parallelRanges(std::size_t n, int threads,
                     const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
