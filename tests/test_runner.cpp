@@ -2,6 +2,7 @@
 // thread. Run under ThreadSanitizer by scripts/sanitize.sh tsan.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -43,13 +44,19 @@ std::shared_ptr<const Snapshot> waitForStep(const SimulationRunner& runner, long
 // is the same to the last bit.
 TEST_CASE("steps queued to the worker give the same state as stepping directly", "[runner][threads]") {
     Simulation direct(dropScene(), test::builtPlugins());
-    for (int k = 0; k < 3000; ++k) direct.step();
+    // The spheres bounce: whether one touches at the last step depends on round-off (clang's build
+    // had none there), so contacts are looked for over the whole run.
+    std::size_t most_contacts = 0;
+    for (int k = 0; k < 3000; ++k) {
+        direct.step();
+        most_contacts = std::max(most_contacts, direct.state().contacts);
+    }
     SimulationRunner runner(std::make_unique<Simulation>(dropScene(), test::builtPlugins()));
     runner.post(StepCommand{1000});
     runner.post(StepCommand{2000});
     const auto shown = waitForStep(runner, 3000);
     REQUIRE(shown->frame.step == 3000);
-    REQUIRE(direct.state().contacts > 0);
+    REQUIRE(most_contacts > 0);
     CHECK(shown->energy.kinetic == direct.energy().kinetic);
     CHECK(shown->energy.elastic == direct.energy().elastic);
     for (std::size_t i = 0; i < direct.bodies().size(); ++i) CHECK(shown->frame.position[i] == direct.bodies().position[i]);
