@@ -38,7 +38,7 @@ public:
 private:
     WaitPolicy policy_;
     int cores_;
-    int clear_samples_ = 0;
+    int clear_samples_ = kClearSamplesToSpin - 1;  // a first sample with room starts spinning at once
     std::chrono::steady_clock::time_point next_sample_{};
     std::atomic<bool> spin_;
 };
