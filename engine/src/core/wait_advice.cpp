@@ -54,9 +54,11 @@ void WaitAdvice::update(int threads, int ours_running) {
     const int runnable = runnableTasks();
     const int others = runnable - ours_running;
     const bool room = runnable >= 0 && others + threads <= cores_;
-    clear_samples_ = room ? clear_samples_ + 1 : 0;
-    // Stop at the first sample without room, resume only after several with it.
-    spin_.store(clear_samples_ >= kClearSamplesToSpin, std::memory_order_relaxed);
+    crowded_samples_ = room ? 0 : crowded_samples_ + 1;
+    // A task seen once (a kernel thread, a shell command) is gone by the next sample; one that is
+    // still there wants the core for longer.
+    if (room) spin_.store(true, std::memory_order_relaxed);
+    else if (crowded_samples_ >= kCrowdedSamplesToSleep) spin_.store(false, std::memory_order_relaxed);
 }
 
 }  // namespace grainlab

@@ -25,9 +25,10 @@ int runnableTasks();
 class WaitAdvice {
 public:
     static constexpr std::chrono::milliseconds kSampleInterval{20};
-    // A machine that had no room has to show room this many samples in a row before spinning
-    // resumes: a short-lived process (a shell command) should not flip the policy back and forth.
-    static constexpr int kClearSamplesToSpin = 3;
+    // Threads stop spinning when this many samples in a row found no free core; one with a free
+    // core starts them again. On the idle 2-core VM 8 of 200 samples during the chute saw some
+    // other task (kernel threads), none two in a row; next to a busy process every sample did.
+    static constexpr int kCrowdedSamplesToSleep = 2;
 
     WaitAdvice(WaitPolicy policy, int cores);
     // Called by the thread starting a region: `threads` take part, `ours_running` of them are
@@ -38,7 +39,7 @@ public:
 private:
     WaitPolicy policy_;
     int cores_;
-    int clear_samples_ = kClearSamplesToSpin - 1;  // a first sample with room starts spinning at once
+    int crowded_samples_ = 0;
     std::chrono::steady_clock::time_point next_sample_{};
     std::atomic<bool> spin_;
 };
