@@ -10,9 +10,11 @@ namespace grainlab {
 int hardwareThreads();
 
 // Threads used when a scene or command line says 0: one per kBodiesPerThread bodies, at most one per
-// core. Each parallel region costs a wake-up of the sleeping threads (about 85 us on a 2-core VM, three
-// regions per step), which a few thousand bodies' share of the work does not repay: the 3,000-sphere
-// hopper ran at 20.6 M particle-steps/s on one thread and 12.3 on two (docs/performance.md).
+// core. Where the threads sleep between regions (the window, a busy machine), each of a step's three
+// regions costs a wake-up (about 85 us on a 2-core VM), which a few thousand bodies' share of the work
+// does not repay: the 3,000-sphere hopper ran at 20.6 M particle-steps/s on one thread and 12.3 on two
+// sleeping ones. Spinning threads (an idle machine) gain from about 1,000 bodies (the 900-sphere
+// drum 14.2 against 9.3 on one); the count is chosen for the worse case (docs/performance.md).
 constexpr std::size_t kBodiesPerThread = 5000;
 int automaticThreads(std::size_t bodies);
 
