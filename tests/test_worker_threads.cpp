@@ -102,6 +102,23 @@ TEST_CASE("A region with fewer threads than the last runs on that many", "[engin
     CHECK(misplaced == 0);
 }
 
+// A pool grows when a region asks for more threads than it has; the new workers must take part
+// from the next region on, and every region must be complete when it returns.
+TEST_CASE("Regions asking for more threads than before are complete when they return", "[engine][threads]") {
+    int incomplete = 0;
+    for (int repeat = 0; repeat < 50; ++repeat) {
+        std::thread caller([&] {
+            for (int threads : {2, 3, 4, 6}) {
+                std::atomic<std::size_t> done{0};
+                parallelRanges(600, threads, [&](int, std::size_t begin, std::size_t end) { done += end - begin; });
+                if (done != 600) ++incomplete;
+            }
+        });
+        caller.join();
+    }
+    CHECK(incomplete == 0);
+}
+
 TEST_CASE("An exception on any thread reaches the caller after all have finished", "[engine][threads]") {
     for (int thrower : {0, 1, 2}) {
         std::atomic<int> finished{0};

@@ -81,8 +81,7 @@ void WorkerPool::capture() {
     if (!error_) error_ = std::current_exception();
 }
 
-void WorkerPool::work(int t) {
-    std::uint32_t seen = 0;
+void WorkerPool::work(int t, std::uint32_t seen) {
     for (;;) {
         waitWhileEqual(generation_, seen, sleeping_workers_);
         seen = generation_.load(std::memory_order_acquire);
@@ -103,8 +102,11 @@ void WorkerPool::work(int t) {
 void WorkerPool::startWorkers(int count) {
     while (static_cast<int>(workers_.size()) + 1 < count) {
         const int t = static_cast<int>(workers_.size()) + 1;
+        // A worker started after earlier regions waits for the next one, not for any change from 0
+        // (it would take the last region's job, long gone, for its own).
+        const std::uint32_t current = generation_.load();
         try {
-            workers_.emplace_back([this, t] { work(t); });
+            workers_.emplace_back([this, t, current] { work(t, current); });
         } catch (const std::system_error&) {
             return;  // the system has no more threads to give: the regions run on those started
         }

@@ -27,7 +27,7 @@ public:
     void run(int threads, const std::function<void(int t, int count)>& fn);
 
 private:
-    void work(int t);
+    void work(int t, std::uint32_t seen);  // seen: the generation of the last region before it started
     void startWorkers(int count);
     void capture();
     // Spins while spinning is advised and then sleeps until `word` no longer holds `old`.
