@@ -11,18 +11,11 @@
 namespace grainlab {
 
 namespace {
+
 std::atomic<bool> prefer_sleeping{false};
-}  // namespace
 
-void preferSleepingThreads() { prefer_sleeping = true; }
-
-WaitPolicy waitPolicy() {
-    const char* value = std::getenv("OMP_WAIT_POLICY");
-    if (value && strcasecmp(value, "ACTIVE") == 0) return WaitPolicy::Spin;
-    if (value && strcasecmp(value, "PASSIVE") == 0) return WaitPolicy::Sleep;
-    return prefer_sleeping ? WaitPolicy::Sleep : WaitPolicy::Adaptive;
-}
-
+// Runnable tasks on the whole machine, from the kernel's load figures (/proc/loadavg's running
+// count, which includes the reader); -1 where that cannot be read.
 int runnableTasks() {
     // "0.50 1.60 1.87 2/345 12345": the fourth field is runnable/total scheduling entities.
     const int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
@@ -41,6 +34,17 @@ int runnableTasks() {
     char* end = nullptr;
     const long running = std::strtol(field, &end, 10);
     return end != field && *end == '/' ? static_cast<int>(running) : -1;
+}
+
+}  // namespace
+
+void preferSleepingThreads() { prefer_sleeping = true; }
+
+WaitPolicy waitPolicy() {
+    const char* value = std::getenv("OMP_WAIT_POLICY");
+    if (value && strcasecmp(value, "ACTIVE") == 0) return WaitPolicy::Spin;
+    if (value && strcasecmp(value, "PASSIVE") == 0) return WaitPolicy::Sleep;
+    return prefer_sleeping ? WaitPolicy::Sleep : WaitPolicy::Adaptive;
 }
 
 WaitAdvice::WaitAdvice(WaitPolicy policy, int cores)

@@ -17,10 +17,6 @@ enum class WaitPolicy { Adaptive, Spin, Sleep };
 // preferSleepingThreads (parallel.hpp) was called.
 WaitPolicy waitPolicy();
 
-// Runnable tasks on the whole machine, from the kernel's load figures (/proc/loadavg's running
-// count, which includes the reader); -1 where that cannot be read.
-int runnableTasks();
-
 // Samples the machine's load at most every kSampleInterval and says whether spinning is safe.
 class WaitAdvice {
 public:

@@ -6,7 +6,7 @@
 
 namespace grainlab {
 
-// The machine's cores.
+// The cores this process may run on (its affinity mask: a container's or taskset's share).
 int hardwareThreads();
 
 // Threads used when a scene or command line says 0: one per kBodiesPerThread bodies, at most one per
