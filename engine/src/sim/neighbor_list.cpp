@@ -72,32 +72,67 @@ CellGrid buildGrid(const Bodies& bodies, const PeriodicBox& box, double cell_siz
     return grid;
 }
 
-// The distinct cells around `cell` (fewer than 27 when a periodic axis has under three cells).
-int neighbourCells(const CellGrid& grid, const PeriodicBox& box, std::uint32_t cell, std::array<std::size_t, 27>& out) {
-    const int cx = static_cast<int>(cell % static_cast<std::uint32_t>(grid.count[0]));
-    const int cy = static_cast<int>((cell / static_cast<std::uint32_t>(grid.count[0])) % static_cast<std::uint32_t>(grid.count[1]));
-    const int cz = static_cast<int>(cell / static_cast<std::uint32_t>(grid.count[0] * grid.count[1]));
-    // Only a periodic axis of under three cells makes a cell appear twice (the search for repeats
-    // was most of the stencil's cost, and the stencil changes with most bodies).
+// The bodies of the cells around a cell, as runs of grid.bodies: cells whose indices follow each
+// other are stored one after the other, so a row of three along x is one run.
+struct StencilRuns {
+    std::array<std::uint32_t, 27> begin, end;  // not zeroed: the stencil is rebuilt for most bodies
+    int count = 0;
+    std::uint32_t bodies = 0;  // in all runs
+    void add(const CellGrid& grid, std::size_t first_cell, std::size_t last_cell) {
+        const std::uint32_t b = grid.start[first_cell], e = grid.start[last_cell + 1];
+        if (count > 0 && end[static_cast<std::size_t>(count - 1)] == b) {
+            end[static_cast<std::size_t>(count - 1)] = e;
+        } else {
+            begin[static_cast<std::size_t>(count)] = b;
+            end[static_cast<std::size_t>(count)] = e;
+            ++count;
+        }
+        bodies += e - b;
+    }
+};
+
+// The runs of the distinct cells around `cell` (fewer than 27 cells when a periodic axis has under
+// three). The stencil changes with most bodies (bodies in spatial order rarely share a cell with
+// their predecessor), so a cell away from the grid's faces takes a short path: nine runs of three.
+StencilRuns stencilRuns(const CellGrid& grid, const PeriodicBox& box, std::uint32_t cell) {
+    StencilRuns runs;
+    const std::uint32_t nx = static_cast<std::uint32_t>(grid.count[0]), ny = static_cast<std::uint32_t>(grid.count[1]);
+    const int cx = static_cast<int>(cell % nx);
+    const int cy = static_cast<int>((cell / nx) % ny);
+    const int cz = static_cast<int>(cell / (nx * ny));
+    const std::array<int, 3> c{cx, cy, cz};
+    bool interior = true;
+    for (int k = 0; k < 3; ++k) interior = interior && c[static_cast<std::size_t>(k)] >= 1 && c[static_cast<std::size_t>(k)] + 1 < grid.count[k];
+    if (interior) {
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy) {
+                const std::size_t first = grid.index(cx - 1, cy + dy, cz + dz);
+                runs.add(grid, first, first + 2);
+            }
+        return runs;
+    }
+    // Only a periodic axis of under three cells makes a cell appear twice.
     bool repeats = false;
     for (int k = 0; k < 3; ++k) repeats = repeats || (box.periodic[k] && grid.count[k] < 3);
+    std::array<std::size_t, 27> seen{};
     int found = 0;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
-                std::array<int, 3> c{cx + dx, cy + dy, cz + dz};
+                std::array<int, 3> n{cx + dx, cy + dy, cz + dz};
                 bool inside = true;
                 for (int k = 0; k < 3; ++k) {
-                    if (c[k] >= 0 && c[k] < grid.count[k]) continue;
-                    if (box.periodic[k]) c[k] = (c[k] + grid.count[k]) % grid.count[k];
+                    if (n[k] >= 0 && n[k] < grid.count[k]) continue;
+                    if (box.periodic[k]) n[k] = (n[k] + grid.count[k]) % grid.count[k];
                     else inside = false;
                 }
                 if (!inside) continue;
-                const std::size_t index = grid.index(c[0], c[1], c[2]);
-                if (!repeats || std::find(out.begin(), out.begin() + found, index) == out.begin() + found)
-                    out[static_cast<std::size_t>(found++)] = index;
+                const std::size_t index = grid.index(n[0], n[1], n[2]);
+                if (repeats && std::find(seen.begin(), seen.begin() + found, index) != seen.begin() + found) continue;
+                seen[static_cast<std::size_t>(found++)] = index;
+                runs.add(grid, index, index);
             }
-    return found;
+    return runs;
 }
 
 // Each thread collects the rows of its body range (partners within r_i + r_j + skin, j > i, sorted),
@@ -117,18 +152,13 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
         std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
-        std::array<std::size_t, 27> cells{};
-        int count = 0;
+        StencilRuns runs;
         std::uint32_t stencil_cell = ~std::uint32_t{0};
         for (std::size_t i = begin; i < end; ++i) {
-            // Bodies in spatial order share cells with their predecessor: reuse its stencil.
             if (grid.cell_of[i] != stencil_cell) {
                 stencil_cell = grid.cell_of[i];
-                count = neighbourCells(grid, box, stencil_cell, cells);
-                std::size_t candidates = 0;
-                for (int c = 0; c < count; ++c)
-                    candidates += grid.start[cells[static_cast<std::size_t>(c)] + 1] - grid.start[cells[static_cast<std::size_t>(c)]];
-                if (row.size() < candidates) row.resize(candidates);
+                runs = stencilRuns(grid, box, stencil_cell);
+                if (row.size() < runs.bodies) row.resize(runs.bodies);
             }
             // Every candidate is written and the count advanced only for kept ones: about half the
             // candidates fail j > i and most of the rest the distance, in no predictable order, and
@@ -137,9 +167,8 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
             const double ri = bodies.radius[i];
             const bool frozen_i = bodies.frozen[i] != 0;
             std::size_t kept = 0;
-            for (int c = 0; c < count; ++c) {
-                const std::size_t cell = cells[static_cast<std::size_t>(c)];
-                for (std::uint32_t s = grid.start[cell]; s < grid.start[cell + 1]; ++s) {
+            for (int r = 0; r < runs.count; ++r) {
+                for (std::uint32_t s = runs.begin[static_cast<std::size_t>(r)]; s < runs.end[static_cast<std::size_t>(r)]; ++s) {
                     const std::uint32_t j = grid.bodies[s];
                     const double range = ri + bodies.radius[j] + skin;
                     const bool near = image(xi - bodies.position[j]).squaredNorm() < range * range;
