@@ -109,7 +109,7 @@ Scene parseScene(const nlohmann::json& doc, const std::string& source_file,
         source_file, "", doc,
         {"format", "version", "name", "description", "materials", "shapes", "bodies", "generators",
          "lammps_data", "walls", "domain", "gravity", "plugins", "time_step", "skin",
-         "max_initial_overlap", "threads", "spatial_sort", "run", "output"});
+         "max_initial_overlap", "threads", "spatial_sort", "track_sphere_orientation", "run", "output"});
     Scene scene;
     scene.source_file = source_file;
     scene.name = top.string("name", fs::path(source_file).stem().string());

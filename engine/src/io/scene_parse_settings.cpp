@@ -68,6 +68,7 @@ void parseSettings(const Object& top, Context& context) {
         scene.spatial_sort.min_bodies = static_cast<long>(
             sort.integer("min_bodies", scene.spatial_sort.min_bodies, Range::atLeast(0)));
     }
+    scene.track_sphere_orientation = top.boolean("track_sphere_orientation", scene.track_sphere_orientation);
 
     if (top.has("run")) {
         const Object run = top.object("run", {"steps", "time"});

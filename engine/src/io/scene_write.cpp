@@ -210,6 +210,7 @@ nlohmann::ordered_json sceneToJson(const Scene& scene, const fs::path& base_dir)
     doc["threads"] = scene.threads;
     doc["spatial_sort"] = {{"every_builds", scene.spatial_sort.every_builds},
                            {"min_bodies", scene.spatial_sort.min_bodies}};
+    doc["track_sphere_orientation"] = scene.track_sphere_orientation;
     if (scene.run.steps > 0)
         doc["run"] = {{"steps", scene.run.steps}};
     else if (scene.run.time > 0)

@@ -92,6 +92,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry) : scene_(std
     if (scene_.materials.empty()) throw InputError(scene_.source_file, "/materials", "the scene defines no material");
     loadMeshes(scene_);
     state_.bodies = buildBodies(scene_);
+    markKeptOrientations(scene_, state_.bodies);
     setUpPlugins();
     setUpDomain();
     Bodies& bodies = state_.bodies;
@@ -163,6 +164,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
     } catch (const InputError& e) {
         throw InputError(checkpoint_file, "/scene" + e.field(), e.what());
     }
+    markKeptOrientations(scene_, state_.bodies);
     setUpPlugins();
     setUpDomain();
     const std::size_t n = state_.bodies.size();
@@ -292,6 +294,7 @@ void Simulation::setIntegrator(const PluginChoice& choice) {
 void Simulation::addBodies(const std::vector<BodySpec>& specs) {
     const Bodies before = state_.bodies;
     appendBodies(scene_, specs, state_.bodies, "/bodies (added)");
+    markKeptOrientations(scene_, state_.bodies);
     Bodies& bodies = state_.bodies;
     for (std::size_t i = before.size(); i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
     // Existing bodies keep their indices, so the rebuild keeps every pair's history.

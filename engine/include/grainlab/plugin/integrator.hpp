@@ -76,14 +76,18 @@ public:
 
 // Exact rotation of an orientation by angular velocity w (world frame) over dt: the quaternion
 // (cos x, sin(x) w/|w|) with x = |w| dt / 2. Steps turn bodies by small angles, where the Taylor
-// series of cos x and sin(x)/x to x^8 are exact to round-off (the next terms are below 1e-19 for
-// x^2 < 1e-3) and cost a fraction of sincos and the axis normalisation.
+// series of cos x and sin(x)/x are exact to round-off and cost a fraction of sincos and the axis
+// normalisation: to x^8 for x^2 < 1e-3 (the next terms below 1e-19), and to x^4 for x^2 < 1e-5
+// (below 1.4e-18), which halves the chain of dependent operations in a typical step.
 inline Quat rotated(const Quat& q, const Vec3& w, double dt) {
     const double w2 = w.squaredNorm();
     if (w2 == 0.0 || dt == 0.0) return q;
     const double x2 = 0.25 * w2 * dt * dt;
     double c, s;  // cos x and sin(x) / |w|
-    if (x2 < 1e-3) {
+    if (x2 < 1e-5) {
+        c = 1.0 - 0.5 * x2 * (1.0 - x2 * (1.0 / 12));
+        s = 0.5 * dt * (1.0 - x2 * (1.0 / 6) * (1.0 - x2 * (1.0 / 20)));
+    } else if (x2 < 1e-3) {
         // Reciprocal constants: a division per term cost more than the rest of a body's update.
         c = 1.0 - 0.5 * x2 * (1.0 - x2 * (1.0 / 12) * (1.0 - x2 * (1.0 / 30) * (1.0 - x2 * (1.0 / 56))));
         s = 0.5 * dt * (1.0 - x2 * (1.0 / 6) * (1.0 - x2 * (1.0 / 20) * (1.0 - x2 * (1.0 / 42) * (1.0 - x2 * (1.0 / 72)))));

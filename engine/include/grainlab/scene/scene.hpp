@@ -185,6 +185,10 @@ struct Scene {
     double max_initial_overlap = 0.1;  // largest allowed initial overlap / smaller radius
     int threads = 0;                   // 0: all cores
     SpatialSortSettings spatial_sort;
+    // False: spheres keep the orientation they start with. A sphere's orientation never changes
+    // its motion, and turning it costs about a sixth of a step (docs/performance.md); LAMMPS's
+    // atom_style sphere has none.
+    bool track_sphere_orientation = true;
     RunSettings run;
     OutputSettings output;
 

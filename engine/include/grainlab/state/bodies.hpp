@@ -27,6 +27,14 @@ struct Bodies {
     std::vector<Vec3> torque;
     std::vector<std::array<int, 3>> image;  // periodic box crossings, for unwrapped positions
 
+    // Per shape: 1 where bodies of that shape keep their orientation (spheres, when the scene does
+    // not track theirs). Shapes past its end turn.
+    std::vector<std::uint8_t> shape_keeps_orientation;
+    bool keepsOrientation(std::size_t i) const {
+        const std::uint32_t s = shape[i];
+        return s < shape_keeps_orientation.size() && shape_keeps_orientation[s] != 0;
+    }
+
     std::size_t size() const { return position.size(); }
     void reserve(std::size_t n);
     void resizeDynamics();  // sizes force/torque to match positions, zeroed
