@@ -139,10 +139,12 @@ void appendBodies(const Scene& scene, const std::vector<BodySpec>& specs, Bodies
 }
 
 void markKeptOrientations(const Scene& scene, Bodies& bodies) {
+    bodies.shape_keeps_orientation.clear();
+    if (scene.track_sphere_orientation) return;
     bodies.shape_keeps_orientation.assign(scene.shapes.size(), 0);
     for (std::size_t s = 0; s < scene.shapes.size(); ++s)
         bodies.shape_keeps_orientation[s] =
-            !scene.track_sphere_orientation && scene.shapes[s].kind == ShapeSpec::Kind::Sphere ? 1 : 0;
+            scene.shapes[s].kind == ShapeSpec::Kind::Sphere ? 1 : 0;
 }
 
 }  // namespace grainlab

@@ -28,9 +28,10 @@ struct Bodies {
     std::vector<std::array<int, 3>> image;  // periodic box crossings, for unwrapped positions
 
     // Per shape: 1 where bodies of that shape keep their orientation (spheres, when the scene does
-    // not track theirs). Shapes past its end turn.
+    // not track theirs). Shapes past its end turn; empty when every body turns.
     std::vector<std::uint8_t> shape_keeps_orientation;
     bool keepsOrientation(std::size_t i) const {
+        if (shape_keeps_orientation.empty()) return false;
         const std::uint32_t s = shape[i];
         return s < shape_keeps_orientation.size() && shape_keeps_orientation[s] != 0;
     }
