@@ -226,7 +226,7 @@ void VariationalStep::writeBack(Bodies& b, const Vector& u, const Vector& moment
     for (std::size_t i = 0; i < b.size(); ++i) {
         const Vec3 turn = seg(u, i, 1) / h_;  // mean angular velocity over the step
         b.position[i] += seg(u, i, 0);
-        if (!b.keepsOrientation(i)) b.orientation[i] = rotated(b.orientation[i], turn, h_);
+        turnBody(b, i, turn, h_);
         if (!free_[i]) continue;
         b.velocity[i] = seg(momentum, i, 0) / b.mass[i];
         b.angular_velocity[i] = seg(momentum, i, 1).cwiseQuotient(b.inertia[i]);

@@ -143,8 +143,7 @@ void markKeptOrientations(const Scene& scene, Bodies& bodies) {
     if (scene.track_sphere_orientation) return;
     bodies.shape_keeps_orientation.assign(scene.shapes.size(), 0);
     for (std::size_t s = 0; s < scene.shapes.size(); ++s)
-        bodies.shape_keeps_orientation[s] =
-            scene.shapes[s].kind == ShapeSpec::Kind::Sphere ? 1 : 0;
+        bodies.shape_keeps_orientation[s] = scene.shapes[s].kind == ShapeSpec::Kind::Sphere;
 }
 
 }  // namespace grainlab

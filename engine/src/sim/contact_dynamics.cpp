@@ -277,8 +277,7 @@ void advancePositions(Bodies& bodies, double dt, int threads) {
         for (std::size_t i = begin; i < end; ++i) {
             if (bodies.frozen[i] || bodies.inv_mass[i] == 0.0) continue;
             bodies.position[i] += dt * bodies.velocity[i];
-            if (!bodies.keepsOrientation(i))
-                bodies.orientation[i] = rotated(bodies.orientation[i], bodies.angular_velocity[i], dt);
+            turnBody(bodies, i, bodies.angular_velocity[i], dt);
         }
     });
 }

@@ -294,7 +294,6 @@ void Simulation::setIntegrator(const PluginChoice& choice) {
 void Simulation::addBodies(const std::vector<BodySpec>& specs) {
     const Bodies before = state_.bodies;
     appendBodies(scene_, specs, state_.bodies, "/bodies (added)");
-    markKeptOrientations(scene_, state_.bodies);
     Bodies& bodies = state_.bodies;
     for (std::size_t i = before.size(); i < bodies.size(); ++i) box_.wrap(bodies.position[i]);
     // Existing bodies keep their indices, so the rebuild keeps every pair's history.
@@ -319,6 +318,7 @@ void Simulation::addShape(ShapeSpec shape) {
     if (shape.kind == ShapeSpec::Kind::Polyhedron && !shape.polyhedron)
         shape.polyhedron = std::make_shared<const Polyhedron>(loadPolyhedron(shape.file, shape.scale, shape.repair_orientation));
     scene_.shapes.push_back(std::move(shape));
+    markKeptOrientations(scene_, state_.bodies);  // a sphere shape added here keeps orientations too
 }
 
 void Simulation::reevaluateForces() {

@@ -106,4 +106,10 @@ inline Quat rotated(const Quat& q, const Vec3& w, double dt) {
     return Quat(turned.coeffs() * scale);
 }
 
+// Body i turned by angular velocity w over dt, unless it keeps its orientation (a sphere whose
+// scene does not track it): the one place every integrator turns bodies.
+inline void turnBody(Bodies& b, std::size_t i, const Vec3& w, double dt) {
+    if (!b.keepsOrientation(i)) b.orientation[i] = rotated(b.orientation[i], w, dt);
+}
+
 }  // namespace grainlab

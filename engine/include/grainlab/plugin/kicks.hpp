@@ -19,7 +19,7 @@ namespace grainlab {
 // x += h v and the orientation turned by w h (unless the body keeps its orientation).
 [[gnu::always_inline]] inline void driftBody(Bodies& b, std::size_t i, double h) {
     b.position[i] += h * b.velocity[i];
-    if (!b.keepsOrientation(i)) b.orientation[i] = rotated(b.orientation[i], b.angular_velocity[i], h);
+    turnBody(b, i, b.angular_velocity[i], h);
 }
 
 // Kicks of a range of bodies by h, for StepContext::compute_forces_around.
