@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/contact_law.hpp"
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/tangential_spring.hpp"
 
@@ -17,40 +18,74 @@ struct HertzMindlinLaw {
     // LAMMPS gran/hertz/history mode when kn > 0.
     double kn = 0, kt = 0, gamma_n = 0, gamma_t = 0;
 
-    void operator()(const ContactKinematics& kin, double* history, ContactOutput& out) const {
-        const PairProperties& p = *kin.properties;
-        const double root = std::sqrt(kin.overlap * kin.effective_radius);
-        const double vn = kin.relative_velocity.dot(kin.normal);
-        double elastic, damping_coefficient, tangential_stiffness, tangential_damping, normal_energy;
-        if (kn > 0.0) {
-            elastic = kn * kin.overlap * root;
-            damping_coefficient = kin.effective_mass * gamma_n * root;
-            tangential_stiffness = kt * root;
-            tangential_damping = kin.effective_mass * gamma_t * root;
-            normal_energy = 0.4 * elastic * kin.overlap;
-        } else {
-            const double normal_stiffness = 2.0 * p.effective_youngs * root;  // S_n = dF_n/d(overlap)
-            tangential_stiffness = 8.0 * p.effective_shear * root;
-            elastic = 4.0 / 3.0 * p.effective_youngs * root * kin.overlap;
-            const double log_e = std::log(p.restitution);
-            const double beta = -log_e / std::sqrt(log_e * log_e + kPi * kPi);
-            damping_coefficient = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(normal_stiffness * kin.effective_mass);
-            tangential_damping = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(tangential_stiffness * kin.effective_mass);
-            normal_energy = 0.4 * elastic * kin.overlap;  // integral of F_n: 8/15 E* sqrt(R*) overlap^(5/2)
-        }
-        const double normal_force = elastic - damping_coefficient * vn;
-        const TangentialResult t = tangentialSpring(kin, normal_force, tangential_stiffness, tangential_damping, history);
-        out.force = normal_force * kin.normal + t.force;
-        out.elastic_energy = normal_energy + t.elastic_energy;
-        out.dissipated = damping_coefficient * vn * vn * kin.dt + t.dissipated;
-        if (rolling && p.rolling_friction > 0.0) {
-            // Constant torque opposing relative rolling: mu_r R* |F_n|.
-            const double spin = kin.relative_omega.norm();
-            if (spin > 0.0) {
-                const double torque = p.rolling_friction * kin.effective_radius * std::abs(normal_force);
-                out.torque = -torque * kin.relative_omega / spin;
-                out.dissipated += torque * spin * kin.dt;
+    void lanes(ContactLanes& L, std::size_t n) const {
+        constexpr std::size_t K = ContactLanes::kCapacity;
+        // The pairs' properties as columns. The damping ratio of the restitution (Tsuji) takes a
+        // logarithm: worked out once per run of lanes with the same pair of materials.
+        double friction[K], youngs[K], shear[K], beta[K], rolling_friction[K];
+        const PairProperties* last = nullptr;
+        double last_beta = 0.0;
+        for (std::size_t c = 0; c < n; ++c) {
+            const PairProperties& p = *L.properties[c];
+            friction[c] = p.friction;
+            youngs[c] = p.effective_youngs;
+            shear[c] = p.effective_shear;
+            rolling_friction[c] = p.rolling_friction;
+            if (&p != last) {
+                const double log_e = std::log(p.restitution);
+                last_beta = -log_e / std::sqrt(log_e * log_e + kPi * kPi);
+                last = &p;
             }
+            beta[c] = last_beta;
+        }
+        // One loop per mode, so that each computes only its own square roots.
+        auto each = [&]<bool kLammps, bool kRolling>() {
+            for (std::size_t c = 0; c < n; ++c) {
+                const double overlap = L.overlap[c], meff = L.effective_mass[c];
+                const double root = std::sqrt(overlap * L.effective_radius[c]);
+                const double vn = L.vx[c] * L.nx[c] + L.vy[c] * L.ny[c] + L.vz[c] * L.nz[c];
+                double elastic, damping_coefficient, tangential_stiffness, tangential_damping;
+                if constexpr (kLammps) {
+                    // LAMMPS: stiffness and damping given, scaled by sqrt(overlap R*).
+                    elastic = kn * overlap * root;
+                    damping_coefficient = meff * gamma_n * root;
+                    tangential_stiffness = kt * root;
+                    tangential_damping = meff * gamma_t * root;
+                } else {
+                    // From the materials: S_n = dF_n/d(overlap) = 2 E* root, damping from the restitution.
+                    const double normal_stiffness = 2.0 * youngs[c] * root;
+                    const double tsuji = 2.0 * std::sqrt(5.0 / 6.0) * beta[c];
+                    tangential_stiffness = 8.0 * shear[c] * root;
+                    elastic = 4.0 / 3.0 * youngs[c] * root * overlap;
+                    damping_coefficient = tsuji * std::sqrt(normal_stiffness * meff);
+                    tangential_damping = tsuji * std::sqrt(tangential_stiffness * meff);
+                }
+                const double normal_force = elastic - damping_coefficient * vn;
+                L.fx[c] = normal_force * L.nx[c];
+                L.fy[c] = normal_force * L.ny[c];
+                L.fz[c] = normal_force * L.nz[c];
+                // Integral of F_n: 8/15 E* sqrt(R*) overlap^(5/2) (2/5 of F_n overlap in both modes).
+                L.elastic_energy[c] = 0.4 * elastic * overlap;
+                L.dissipated[c] = damping_coefficient * vn * vn * L.dt;
+                L.tx[c] = L.ty[c] = L.tz[c] = 0.0;
+                if constexpr (kRolling) {
+                    // Constant torque opposing relative rolling: mu_r R* |F_n|.
+                    const double spin = std::sqrt(L.wx[c] * L.wx[c] + L.wy[c] * L.wy[c] + L.wz[c] * L.wz[c]);
+                    const double torque = rolling_friction[c] * L.effective_radius[c] * std::abs(normal_force);
+                    const bool rolls = (rolling_friction[c] > 0.0) & (spin > 0.0);
+                    const double per_spin = rolls ? torque / spin : 0.0;
+                    L.tx[c] = -per_spin * L.wx[c];
+                    L.ty[c] = -per_spin * L.wy[c];
+                    L.tz[c] = -per_spin * L.wz[c];
+                    L.dissipated[c] += rolls ? torque * spin * L.dt : 0.0;
+                }
+                tangentialSpring(L, c, normal_force, tangential_stiffness, tangential_damping, friction[c]);
+            }
+        };
+        if (kn > 0.0) {
+            rolling ? each.template operator()<true, true>() : each.template operator()<true, false>();
+        } else {
+            rolling ? each.template operator()<false, true>() : each.template operator()<false, false>();
         }
     }
 };

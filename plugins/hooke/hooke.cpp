@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/contact_law.hpp"
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/tangential_spring.hpp"
 
@@ -13,15 +14,21 @@ using namespace grainlab;
 
 struct HookeLaw {
     double kn, kt, gamma_n, gamma_t;
-    void operator()(const ContactKinematics& kin, double* history, ContactOutput& out) const {
-        const double vn = kin.relative_velocity.dot(kin.normal);
-        const double damping = kin.effective_mass * gamma_n * vn;
-        const double normal_force = kn * kin.overlap - damping;
-        const TangentialResult t =
-            tangentialSpring(kin, normal_force, kt, kin.effective_mass * gamma_t, history);
-        out.force = normal_force * kin.normal + t.force;
-        out.elastic_energy = 0.5 * kn * kin.overlap * kin.overlap + t.elastic_energy;
-        out.dissipated = damping * vn * kin.dt + t.dissipated;
+    void lanes(ContactLanes& L, std::size_t n) const {
+        double friction[ContactLanes::kCapacity];
+        for (std::size_t c = 0; c < n; ++c) friction[c] = L.properties[c]->friction;
+        for (std::size_t c = 0; c < n; ++c) {
+            const double vn = L.vx[c] * L.nx[c] + L.vy[c] * L.ny[c] + L.vz[c] * L.nz[c];
+            const double damping = L.effective_mass[c] * gamma_n * vn;
+            const double normal_force = kn * L.overlap[c] - damping;
+            L.fx[c] = normal_force * L.nx[c];
+            L.fy[c] = normal_force * L.ny[c];
+            L.fz[c] = normal_force * L.nz[c];
+            L.tx[c] = L.ty[c] = L.tz[c] = 0.0;
+            L.elastic_energy[c] = 0.5 * kn * L.overlap[c] * L.overlap[c];
+            L.dissipated[c] = damping * vn * L.dt;
+            tangentialSpring(L, c, normal_force, kt, L.effective_mass[c] * gamma_t, friction[c]);
+        }
     }
 };
 

@@ -1,35 +1,21 @@
 #pragma once
 // The engine's contact loops, instantiated inside a contact model plugin with its law inlined.
 //
-// A law is a functor: void operator()(const ContactKinematics&, double* history, ContactOutput&) const
-// Pair loop convention (as LAMMPS): n points from b to a, lever arms are -r_a n and +r_b n, and the
-// relative velocity is that of a's surface point with respect to b's at the contact.
+// A law is a functor with `void lanes(ContactLanes& lanes, std::size_t count) const`: for each of the
+// first `count` lanes (contact_lanes.hpp) it sets the force, extra torque and energies from the
+// kinematics and updates the history in place, as a loop of plain arithmetic over lanes so that it
+// runs as vector code across contacts. Pair loop convention (as LAMMPS): n points from b to a, lever
+// arms are -r_a n and +r_b n, and the relative velocity is that of a's surface point with respect to
+// b's at the contact.
 #include <algorithm>
 #include <cmath>
 
 #include "grainlab/core/parallel.hpp"
+#include "grainlab/core/vector_isa.hpp"
+#include "grainlab/plugin/contact_lanes.hpp"
 #include "grainlab/plugin/force_context.hpp"
 
 namespace grainlab {
-
-struct ContactKinematics {
-    Vec3 normal;            // unit, from b towards a
-    double overlap;         // > 0 when touching
-    double distance;        // centre distance (sphere pairs); radius - overlap for walls
-    Vec3 relative_velocity; // (v_a + w_a x arm_a) - (v_b + w_b x arm_b)
-    Vec3 relative_omega;    // w_a - w_b
-    double effective_mass;  // m_a m_b / (m_a + m_b); m_a against a frozen body or a wall
-    double effective_radius;
-    const PairProperties* properties;
-    double dt;
-};
-
-struct ContactOutput {
-    Vec3 force = Vec3::Zero();          // on a (b gets -force)
-    Vec3 torque = Vec3::Zero();         // extra torque on a beyond arm x force (rolling); b gets -torque
-    double elastic_energy = 0.0;
-    double dissipated = 0.0;            // energy dissipated by this contact during dt
-};
 
 namespace detail {
 
@@ -38,11 +24,6 @@ namespace detail {
 struct RangeTally {
     double elastic_energy = 0.0, dissipated = 0.0;
     std::size_t contacts = 0;
-    void add(const ContactOutput& out) {
-        elastic_energy += out.elastic_energy;
-        dissipated += out.dissipated;
-        ++contacts;
-    }
     void storeInto(ThreadAccumulator& acc) const {
         acc.elastic_energy += elastic_energy;
         acc.dissipated += dissipated;
@@ -54,17 +35,68 @@ struct RangeTally {
 // consecutive contacts then overlap in the pipeline instead of each waiting behind the distance
 // tests (86% of the chute's entries are apart) and their mispredicted branches.
 struct TouchingBatch {
-    static constexpr std::size_t kCapacity = 64;
+    static constexpr std::size_t kCapacity = ContactLanes::kCapacity;
     std::uint32_t body[kCapacity], partner[kCapacity], entry[kCapacity];
-    Vec3 separation[kCapacity];         // x_body - x_partner, nearest image
+    double sx[kCapacity], sy[kCapacity], sz[kCapacity];  // x_body - x_partner, nearest image
     double distance_squared[kCapacity];
     std::size_t size = 0;
 };
 
+// The two sides of each lane's contact, gathered for the vector loops: a's velocity, spin and
+// lever-arm length, b's likewise (a wall: its surface velocity, no spin, no arm), inverse masses.
+struct LaneSides {
+    static constexpr std::size_t K = ContactLanes::kCapacity;
+    double vax[K], vay[K], vaz[K], wax[K], way[K], waz[K];
+    double vbx[K], vby[K], vbz[K], wbx[K], wby[K], wbz[K];
+    double arm_a[K], arm_b[K];          // lever arms are -arm_a n and +arm_b n
+    double inv_mass_a[K], inv_mass_b[K];
+    double torque_ax[K], torque_ay[K], torque_az[K];  // on a: arm_a x F + T
+    double torque_bx[K], torque_by[K], torque_bz[K];  // on b: -(arm_b x F + T)
+};
+
+inline void gatherSide(const Vec3& v, const Vec3& w, double* vx, double* vy, double* vz, double* wx, double* wy,
+                       double* wz, std::size_t c) {
+    vx[c] = v.x(), vy[c] = v.y(), vz[c] = v.z();
+    wx[c] = w.x(), wy[c] = w.y(), wz[c] = w.z();
+}
+
+// Relative velocity at the contact, relative spin and effective mass of lanes [0, n), once the
+// normals and both sides are in place; then the law; then each side's torque.
+template <class Law>
+[[gnu::always_inline]] inline void runLanes(const Law& law, ContactLanes& L, LaneSides& S, std::size_t n) {
+    for (std::size_t c = 0; c < n; ++c) {
+        const double nx = L.nx[c], ny = L.ny[c], nz = L.nz[c];
+        // Arms: a at -arm_a n, b at +arm_b n; the velocity of each surface point is v + w x arm.
+        const double ax = -S.arm_a[c] * nx, ay = -S.arm_a[c] * ny, az = -S.arm_a[c] * nz;
+        const double bx = S.arm_b[c] * nx, by = S.arm_b[c] * ny, bz = S.arm_b[c] * nz;
+        L.vx[c] = (S.vax[c] + (S.way[c] * az - S.waz[c] * ay)) - (S.vbx[c] + (S.wby[c] * bz - S.wbz[c] * by));
+        L.vy[c] = (S.vay[c] + (S.waz[c] * ax - S.wax[c] * az)) - (S.vby[c] + (S.wbz[c] * bx - S.wbx[c] * bz));
+        L.vz[c] = (S.vaz[c] + (S.wax[c] * ay - S.way[c] * ax)) - (S.vbz[c] + (S.wbx[c] * by - S.wby[c] * bx));
+        L.wx[c] = S.wax[c] - S.wbx[c];
+        L.wy[c] = S.way[c] - S.wby[c];
+        L.wz[c] = S.waz[c] - S.wbz[c];
+        L.effective_mass[c] = 1.0 / (S.inv_mass_a[c] + S.inv_mass_b[c]);
+    }
+    law.lanes(L, n);
+    for (std::size_t c = 0; c < n; ++c) {
+        const double nx = L.nx[c], ny = L.ny[c], nz = L.nz[c];
+        const double fx = L.fx[c], fy = L.fy[c], fz = L.fz[c];
+        // n x F, scaled by each arm.
+        const double cx = ny * fz - nz * fy, cy = nz * fx - nx * fz, cz = nx * fy - ny * fx;
+        S.torque_ax[c] = -S.arm_a[c] * cx + L.tx[c];
+        S.torque_ay[c] = -S.arm_a[c] * cy + L.ty[c];
+        S.torque_az[c] = -S.arm_a[c] * cz + L.tz[c];
+        S.torque_bx[c] = -(S.arm_b[c] * cx + L.tx[c]);
+        S.torque_by[c] = -(S.arm_b[c] * cy + L.ty[c]);
+        S.torque_bz[c] = -(S.arm_b[c] * cz + L.tz[c]);
+    }
+}
+
 // The law for every pair in `batch`; forces go to body (owned by this range) and partner.
 template <class Law>
 [[gnu::always_inline]] inline void applyToBatch(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
-                                                RangeTally& tally, TouchingBatch& batch) {
+                                                RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
+                                                LaneSides& S) {
     const Bodies& bodies = ctx.bodies;
     const Vec3* v = bodies.velocity.data();
     const Vec3* w = bodies.angular_velocity.data();
@@ -73,40 +105,99 @@ template <class Law>
     const std::uint32_t* material = bodies.material.data();
     double* const history_base = ctx.pairs.history.data();
     const std::size_t history_size = ctx.pairs.history_size;
-    // Square roots and reciprocals as one vector loop ahead of the laws.
-    double distance[TouchingBatch::kCapacity], inv_distance[TouchingBatch::kCapacity];
-    for (std::size_t c = 0; c < batch.size; ++c) distance[c] = std::sqrt(batch.distance_squared[c]);
-    for (std::size_t c = 0; c < batch.size; ++c) inv_distance[c] = 1.0 / distance[c];
-    for (std::size_t c = 0; c < batch.size; ++c) {
+    const std::size_t n = batch.size;
+    L.dt = ctx.dt;
+    for (std::size_t c = 0; c < n; ++c) {
         const std::uint32_t i = batch.body[c], j = batch.partner[c];
-        const double ri = radius[i], rj = radius[j], rsum = ri + rj;
-        const double r = distance[c];
-        const Vec3 n = batch.separation[c] * inv_distance[c];
-        const Vec3 arm_i = -ri * n;
-        const Vec3 arm_j = rj * n;
-        ContactKinematics kin{n,
-                              rsum - r,
-                              r,
-                              (v[i] + w[i].cross(arm_i)) - (v[j] + w[j].cross(arm_j)),
-                              w[i] - w[j],
-                              1.0 / (inv_mass[i] + inv_mass[j]),
-                              ri * rj / rsum,
-                              &ctx.materials(material[i], material[j]),
-                              ctx.dt};
-        ContactOutput out;
-        law(kin, history_base + std::size_t{batch.entry[c]} * history_size, out);
-        acc.own_force[i] += out.force;
-        acc.own_torque[i] += arm_i.cross(out.force) + out.torque;
-        acc.add(j, -out.force, -(arm_j.cross(out.force) + out.torque));
-        tally.add(out);
-        if (ctx.record)
-            acc.records.push_back({i, j, bodies.position[i] + arm_i, n, out.force, rsum - r});
+        gatherSide(v[i], w[i], S.vax, S.vay, S.vaz, S.wax, S.way, S.waz, c);
+        gatherSide(v[j], w[j], S.vbx, S.vby, S.vbz, S.wbx, S.wby, S.wbz, c);
+        S.arm_a[c] = radius[i];
+        S.arm_b[c] = radius[j];
+        S.inv_mass_a[c] = inv_mass[i];
+        S.inv_mass_b[c] = inv_mass[j];
+        L.properties[c] = &ctx.materials(material[i], material[j]);
+        const double* history = history_base + std::size_t{batch.entry[c]} * history_size;
+        for (std::size_t h = 0; h < history_size; ++h) L.history[h][c] = history[h];
     }
+    for (std::size_t c = 0; c < n; ++c) {
+        const double distance = std::sqrt(batch.distance_squared[c]);
+        const double inv_distance = 1.0 / distance;
+        const double rsum = S.arm_a[c] + S.arm_b[c];
+        L.nx[c] = batch.sx[c] * inv_distance;
+        L.ny[c] = batch.sy[c] * inv_distance;
+        L.nz[c] = batch.sz[c] * inv_distance;
+        L.overlap[c] = rsum - distance;
+        L.effective_radius[c] = S.arm_a[c] * S.arm_b[c] / rsum;
+    }
+    runLanes(law, L, S, n);
+    for (std::size_t c = 0; c < n; ++c) {
+        const std::uint32_t i = batch.body[c], j = batch.partner[c];
+        const Vec3 force(L.fx[c], L.fy[c], L.fz[c]);
+        acc.own_force[i] += force;
+        acc.own_torque[i] += Vec3(S.torque_ax[c], S.torque_ay[c], S.torque_az[c]);
+        acc.add(j, -force, Vec3(S.torque_bx[c], S.torque_by[c], S.torque_bz[c]));
+        tally.elastic_energy += L.elastic_energy[c];
+        tally.dissipated += L.dissipated[c];
+        double* history = history_base + std::size_t{batch.entry[c]} * history_size;
+        for (std::size_t h = 0; h < history_size; ++h) history[h] = L.history[h][c];
+        if (ctx.record) {
+            const Vec3 normal(L.nx[c], L.ny[c], L.nz[c]);
+            acc.records.push_back({i, j, bodies.position[i] - S.arm_a[c] * normal, normal, force, L.overlap[c]});
+        }
+    }
+    tally.contacts += n;
     batch.size = 0;
 }
 
+// The wall contacts [first, last) of this range's bodies (contacts in body order), in batches of
+// lanes: the lever arm on the body reaches the wall point; the wall takes no torque here.
+template <class Law>
+[[gnu::always_inline]] inline void applyToWalls(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
+                                                RangeTally& tally, std::size_t first, std::size_t last,
+                                                ContactLanes& L, LaneSides& S) {
+    const Bodies& bodies = ctx.bodies;
+    const std::vector<WallContact>& walls = ctx.wall_contacts;
+    const std::size_t history_size = ctx.pairs.history_size;
+    L.dt = ctx.dt;
+    for (std::size_t begin = first; begin < last; begin += ContactLanes::kCapacity) {
+        const std::size_t n = std::min(ContactLanes::kCapacity, last - begin);
+        for (std::size_t c = 0; c < n; ++c) {
+            const WallContact& wc = walls[begin + c];
+            const std::uint32_t i = wc.body;
+            gatherSide(bodies.velocity[i], bodies.angular_velocity[i], S.vax, S.vay, S.vaz, S.wax, S.way, S.waz, c);
+            gatherSide(wc.wall_velocity, Vec3::Zero(), S.vbx, S.vby, S.vbz, S.wbx, S.wby, S.wbz, c);
+            S.arm_a[c] = bodies.radius[i];
+            S.arm_b[c] = 0.0;
+            S.inv_mass_a[c] = bodies.inv_mass[i];
+            S.inv_mass_b[c] = 0.0;
+            L.nx[c] = wc.normal.x(), L.ny[c] = wc.normal.y(), L.nz[c] = wc.normal.z();
+            L.overlap[c] = wc.overlap;
+            L.effective_radius[c] = bodies.radius[i];
+            L.properties[c] = &ctx.materials(bodies.material[i], wc.material);
+            const double* history = ctx.wall_history.data() + (begin + c) * history_size;
+            for (std::size_t h = 0; h < history_size; ++h) L.history[h][c] = history[h];
+        }
+        runLanes(law, L, S, n);
+        for (std::size_t c = 0; c < n; ++c) {
+            const WallContact& wc = walls[begin + c];
+            const std::uint32_t i = wc.body;
+            const Vec3 force(L.fx[c], L.fy[c], L.fz[c]);
+            acc.own_force[i] += force;
+            acc.own_torque[i] += Vec3(S.torque_ax[c], S.torque_ay[c], S.torque_az[c]);
+            tally.elastic_energy += L.elastic_energy[c];
+            tally.dissipated += L.dissipated[c];
+            double* history = ctx.wall_history.data() + (begin + c) * history_size;
+            for (std::size_t h = 0; h < history_size; ++h) history[h] = L.history[h][c];
+            if (ctx.record)
+                acc.records.push_back({i, -1 - static_cast<std::int64_t>(wc.wall), wc.point, wc.normal, force,
+                                       wc.overlap});
+        }
+        tally.contacts += n;
+    }
+}
+
 // Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. Flattened so the
-// law and the tangential spring are inlined into it (a call per contact cost a fifth of a step).
+// law is inlined into it (a call per contact cost a fifth of a step).
 template <class Law>
 [[gnu::flatten]] void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin,
                                    std::size_t end) {
@@ -117,12 +208,12 @@ template <class Law>
     const Vec3* v = bodies.velocity.data();
     const Vec3* w = bodies.angular_velocity.data();
     const double* radius = bodies.radius.data();
-    const double* inv_mass = bodies.inv_mass.data();
-    const std::uint32_t* material = bodies.material.data();
     acc.ownRange(begin, end);
     RangeTally tally;
     double* const history_base = pairs.history.data();
     TouchingBatch batch;
+    ContactLanes lanes;
+    LaneSides sides;
     // Partners are scattered through the body arrays, which at 128,000 bodies no longer fit in the
     // cache: their positions are fetched 32 entries ahead, and a touching partner's velocities and
     // force slots when it joins the batch, so they arrive before its law runs (one thread about 20%
@@ -154,13 +245,15 @@ template <class Law>
                 batch.body[c] = static_cast<std::uint32_t>(i);
                 batch.partner[c] = j;
                 batch.entry[c] = k;
-                batch.separation[c] = Vec3(dx, dy, dz);
+                batch.sx[c] = dx;
+                batch.sy[c] = dy;
+                batch.sz[c] = dz;
                 batch.distance_squared[c] = rsq;
                 __builtin_prefetch(v + j);
                 __builtin_prefetch(w + j);
                 __builtin_prefetch(acc.force + j, 1);
                 __builtin_prefetch(acc.torque + j, 1);
-                if (batch.size == TouchingBatch::kCapacity) applyToBatch(ctx, law, acc, tally, batch);
+                if (batch.size == TouchingBatch::kCapacity) applyToBatch(ctx, law, acc, tally, batch, lanes, sides);
                 continue;
             }
             // Apart: the history starts again from zero. Written only when not zero already, so
@@ -171,36 +264,27 @@ template <class Law>
             if (any) std::fill_n(history, history_size, 0.0);
         }
     }
-    applyToBatch(ctx, law, acc, tally, batch);
-    // Walls (contacts in body order): the lever arm on the body reaches the wall point; the wall
-    // takes no torque here.
+    applyToBatch(ctx, law, acc, tally, batch, lanes, sides);
     const std::vector<WallContact>& walls = ctx.wall_contacts;
     auto first = std::lower_bound(walls.begin(), walls.end(), begin,
                                   [](const WallContact& c, std::size_t body) { return c.body < body; });
-    for (std::size_t c = static_cast<std::size_t>(first - walls.begin()); c < walls.size() && walls[c].body < end; ++c) {
-        const WallContact& wc = walls[c];
-        const std::uint32_t i = wc.body;
-        const Vec3 arm = -radius[i] * wc.normal;
-        ContactKinematics kin{wc.normal,
-                              wc.overlap,
-                              radius[i] - wc.overlap,
-                              (v[i] + w[i].cross(arm)) - wc.wall_velocity,
-                              w[i],
-                              1.0 / inv_mass[i],
-                              radius[i],
-                              &ctx.materials(material[i], wc.material),
-                              ctx.dt};
-        ContactOutput out;
-        law(kin, ctx.wall_history.data() + c * history_size, out);
-        acc.own_force[i] += out.force;
-        acc.own_torque[i] += arm.cross(out.force) + out.torque;
-        tally.add(out);
-        if (ctx.record)
-            acc.records.push_back({i, -1 - static_cast<std::int64_t>(wc.wall), wc.point, wc.normal, out.force,
-                                   wc.overlap});
-    }
+    auto last = std::lower_bound(first, walls.end(), end,
+                                 [](const WallContact& c, std::size_t body) { return c.body < body; });
+    applyToWalls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
+                 static_cast<std::size_t>(last - walls.begin()), lanes, sides);
     tally.storeInto(acc);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same loop compiled for AVX2 (the processor's support is checked before it is called): every
+// function it calls is inlined into it, so the laws' loops over lanes run four contacts wide.
+template <class Law>
+[[gnu::flatten, gnu::target("avx2,bmi,bmi2")]] void contactRangeAvx2(ForceContext& ctx, const Law& law,
+                                                                        ThreadAccumulator& acc, std::size_t begin,
+                                                                        std::size_t end) {
+    contactRange(ctx, law, acc, begin, end);
+}
+#endif
 
 }  // namespace detail
 
@@ -213,8 +297,13 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     const std::vector<double>& work = ctx.pairs.work_before;
     const bool known = work.size() == ctx.bodies.size() + 1;
     auto work_before = [&](std::size_t i) { return known ? work[i] : static_cast<double>(i); };
+    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     parallelBalancedRanges(ctx.bodies.size(), ctx.threads, work_before, [&](int t, std::size_t begin, std::size_t end) {
-        detail::contactRange(ctx, law, ctx.accumulators[static_cast<std::size_t>(t)], begin, end);
+        ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (avx2) return detail::contactRangeAvx2(ctx, law, acc, begin, end);
+#endif
+        detail::contactRange(ctx, law, acc, begin, end);
     });
 }
 
