@@ -75,6 +75,11 @@ void SceneTreeDock::showScene(const Scene& scene, std::size_t body_count) {
     node(settings, tr("time step [s]"), QString::number(scene.time_step, 'g', 6));
     node(settings, tr("gravity [m/s²]"), formatVector(scene.gravity));
     node(settings, tr("domain"), tr("%1 to %2").arg(formatVector(scene.domain.min), formatVector(scene.domain.max)));
+    node(settings, tr("neighbour skin [m]"),
+         scene.skin > 0.0 ? QString::number(scene.skin, 'g', 6) : tr("automatic (10% of the largest radius)"));
+    node(settings, tr("threads"), scene.threads > 0 ? QString::number(scene.threads) : tr("automatic"));
+    node(settings, tr("sphere orientations"),
+         scene.track_sphere_orientation ? tr("tracked") : tr("kept as they start"));
     tree_->expandAll();
 }
 

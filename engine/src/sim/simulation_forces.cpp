@@ -17,6 +17,30 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
     for (std::size_t b = begin; b < end; b += kBlock) fn(b, std::min(b + kBlock, end));
 }
 
+// The sweep's jobs on a block, each a loop of its own over data the block keeps in the cache, with
+// what they read in locals: in one loop with the wall search's call, the box and the displacement
+// flag were reloaded and stored again at every body.
+void wrapInto(const PeriodicBox& shared_box, Bodies& b, std::size_t begin, std::size_t end) {
+    const PeriodicBox box = shared_box;  // a copy, which the position stores cannot change
+    for (std::size_t i = begin; i < end; ++i) box.wrap(b.position[i], b.image[i]);
+}
+
+// Whether a body of the block moved more than sqrt(limit) since the list was built.
+bool movedFar(const NearestImage& image, const Bodies& b, const std::vector<Vec3>& at_build, double limit,
+              std::size_t begin, std::size_t end) {
+    bool far = false;
+    for (std::size_t i = begin; i < end; ++i) far |= image(b.position[i] - at_build[i]).squaredNorm() > limit;
+    return far;
+}
+
+// Forces started at the weight (frozen bodies at zero), torques at zero.
+void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
+        b.torque[i].setZero();
+    }
+}
+
 }  // namespace
 
 void Simulation::computeForces() { evaluateForces(step_dt_); }
@@ -46,16 +70,11 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         if (walls) walls->clear();
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (before && *before) (*before)(block_begin, block_end);
-            for (std::size_t i = block_begin; i < block_end; ++i) {
-                Vec3& x = b.position[i];
-                if (periodic) box_.wrap(x, b.image[i]);
-                if (list_fits) far |= image(x - list.position_at_build[i]).squaredNorm() > limit;
-                if (start_forces) {
-                    b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
-                    b.torque[i].setZero();
-                }
-                if (walls) walls_.appendContacts(b, i, *walls);
-            }
+            if (periodic) wrapInto(box_, b, block_begin, block_end);
+            if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end);
+            if (start_forces) startForces(b, g, block_begin, block_end);
+            if (walls)
+                for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
         });
         moved[static_cast<std::size_t>(t)].moved = far;
     });

@@ -9,6 +9,8 @@
 // b's at the contact.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
@@ -294,6 +296,10 @@ template <class Law>
 // others waiting.
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
+    if (ctx.pairs.history_size > ContactLanes::kHistory)
+        throw std::logic_error("a contact model on the engine's pair loop keeps at most " +
+                               std::to_string(ContactLanes::kHistory) + " doubles of history per contact, not " +
+                               std::to_string(ctx.pairs.history_size));
     const std::vector<double>& work = ctx.pairs.work_before;
     const bool known = work.size() == ctx.bodies.size() + 1;
     auto work_before = [&](std::size_t i) { return known ? work[i] : static_cast<double>(i); };
