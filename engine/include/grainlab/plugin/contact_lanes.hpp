@@ -12,7 +12,8 @@ namespace grainlab {
 
 struct ContactLanes {
     static constexpr std::size_t kCapacity = 64;
-    static constexpr std::size_t kHistory = 3;  // doubles of history a lane carries
+    // Doubles of history a lane carries: a contact model on the pair loop keeps exactly these.
+    static constexpr std::size_t kHistory = 3;
     // Inputs. Pair loop convention: n points from b to a; the relative velocity is that of a's
     // surface point with respect to b's at the contact.
     double nx[kCapacity], ny[kCapacity], nz[kCapacity];
@@ -22,7 +23,7 @@ struct ContactLanes {
     double effective_mass[kCapacity];        // m_a m_b / (m_a + m_b); m_a against a wall
     double effective_radius[kCapacity];
     const PairProperties* properties[kCapacity];
-    // In and out: the contact's history (the law's first kHistory doubles).
+    // In and out: the contact's history.
     double history[kHistory][kCapacity];
     // Outputs: force and extra torque (beyond arm x force) on a; b gets the opposite.
     double fx[kCapacity], fy[kCapacity], fz[kCapacity];

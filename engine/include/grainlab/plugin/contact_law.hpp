@@ -8,6 +8,8 @@
 // arms are -r_a n and +r_b n, and the relative velocity is that of a's surface point with respect to
 // b's at the contact.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -106,7 +108,7 @@ template <class Law>
     const double* inv_mass = bodies.inv_mass.data();
     const std::uint32_t* material = bodies.material.data();
     double* const history_base = ctx.pairs.history.data();
-    const std::size_t history_size = ctx.pairs.history_size;
+    constexpr std::size_t history_size = ContactLanes::kHistory;
     const std::size_t n = batch.size;
     L.dt = ctx.dt;
     for (std::size_t c = 0; c < n; ++c) {
@@ -159,7 +161,7 @@ template <class Law>
                                                 ContactLanes& L, LaneSides& S) {
     const Bodies& bodies = ctx.bodies;
     const std::vector<WallContact>& walls = ctx.wall_contacts;
-    const std::size_t history_size = ctx.pairs.history_size;
+    constexpr std::size_t history_size = ContactLanes::kHistory;
     L.dt = ctx.dt;
     for (std::size_t begin = first; begin < last; begin += ContactLanes::kCapacity) {
         const std::size_t n = std::min(ContactLanes::kCapacity, last - begin);
@@ -198,14 +200,46 @@ template <class Law>
     }
 }
 
-// Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. Flattened so the
-// law is inlined into it (a call per contact cost a fifth of a step).
+// A full batch of pairs, or a range's wall contacts, through the law: a call per batch of up to 64
+// contacts, not inlined into the distance pass, so that the pass keeps its registers (with the law
+// inlined, its row pointers and bounds lived on the stack). Compiled for the baseline and for AVX2.
 template <class Law>
-[[gnu::flatten]] void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin,
-                                   std::size_t end) {
+struct BatchBaseline {
+    [[gnu::noinline, gnu::flatten]] static void pairs(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
+                                                      RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
+                                                      LaneSides& S) {
+        applyToBatch(ctx, law, acc, tally, batch, L, S);
+    }
+    [[gnu::noinline, gnu::flatten]] static void walls(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
+                                                      RangeTally& tally, std::size_t first, std::size_t last,
+                                                      ContactLanes& L, LaneSides& S) {
+        applyToWalls(ctx, law, acc, tally, first, last, L, S);
+    }
+};
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <class Law>
+struct BatchAvx2 {
+    [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void pairs(
+        ForceContext& ctx, const Law& law, ThreadAccumulator& acc, RangeTally& tally, TouchingBatch& batch,
+        ContactLanes& L, LaneSides& S) {
+        applyToBatch(ctx, law, acc, tally, batch, L, S);
+    }
+    [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void walls(
+        ForceContext& ctx, const Law& law, ThreadAccumulator& acc, RangeTally& tally, std::size_t first,
+        std::size_t last, ContactLanes& L, LaneSides& S) {
+        applyToWalls(ctx, law, acc, tally, first, last, L, S);
+    }
+};
+#endif
+
+// Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. The touching
+// pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2).
+template <class Law, class Batch>
+void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end) {
     Bodies& bodies = ctx.bodies;
     NeighborList& pairs = ctx.pairs;
-    const std::size_t history_size = pairs.history_size;
+    constexpr std::size_t history_size = ContactLanes::kHistory;
     const Vec3* x = bodies.position.data();
     const Vec3* v = bodies.velocity.data();
     const Vec3* w = bodies.angular_velocity.data();
@@ -255,38 +289,28 @@ template <class Law>
                 __builtin_prefetch(w + j);
                 __builtin_prefetch(acc.force + j, 1);
                 __builtin_prefetch(acc.torque + j, 1);
-                if (batch.size == TouchingBatch::kCapacity) applyToBatch(ctx, law, acc, tally, batch, lanes, sides);
+                if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
                 continue;
             }
             // Apart: the history starts again from zero. Written only when not zero already, so
-            // the cache lines of pairs long apart stay clean; one branch for all of it.
+            // the cache lines of pairs long apart stay clean; one branch for all of it, on the
+            // bits (a -0.0 is written over with +0.0, the same history).
             double* history = history_base + std::size_t{k} * history_size;
-            bool any = false;
-            for (std::size_t h = 0; h < history_size; ++h) any |= history[h] != 0.0;
-            if (any) std::fill_n(history, history_size, 0.0);
+            std::uint64_t bits = 0;
+            for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
+            if (bits != 0) std::fill_n(history, history_size, 0.0);
         }
     }
-    applyToBatch(ctx, law, acc, tally, batch, lanes, sides);
+    Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
     const std::vector<WallContact>& walls = ctx.wall_contacts;
     auto first = std::lower_bound(walls.begin(), walls.end(), begin,
                                   [](const WallContact& c, std::size_t body) { return c.body < body; });
     auto last = std::lower_bound(first, walls.end(), end,
                                  [](const WallContact& c, std::size_t body) { return c.body < body; });
-    applyToWalls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
+    Batch::walls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
                  static_cast<std::size_t>(last - walls.begin()), lanes, sides);
     tally.storeInto(acc);
 }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-// The same loop compiled for AVX2 (the processor's support is checked before it is called): every
-// function it calls is inlined into it, so the laws' loops over lanes run four contacts wide.
-template <class Law>
-[[gnu::flatten, gnu::target("avx2,bmi,bmi2")]] void contactRangeAvx2(ForceContext& ctx, const Law& law,
-                                                                        ThreadAccumulator& acc, std::size_t begin,
-                                                                        std::size_t end) {
-    contactRange(ctx, law, acc, begin, end);
-}
-#endif
 
 }  // namespace detail
 
@@ -296,9 +320,9 @@ template <class Law>
 // others waiting.
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
-    if (ctx.pairs.history_size > ContactLanes::kHistory)
-        throw std::logic_error("a contact model on the engine's pair loop keeps at most " +
-                               std::to_string(ContactLanes::kHistory) + " doubles of history per contact, not " +
+    if (ctx.pairs.history_size != ContactLanes::kHistory)
+        throw std::logic_error("the engine's pair loop carries " + std::to_string(ContactLanes::kHistory) +
+                               " doubles of history per contact (the tangential spring); this contact model keeps " +
                                std::to_string(ctx.pairs.history_size));
     const std::vector<double>& work = ctx.pairs.work_before;
     const bool known = work.size() == ctx.bodies.size() + 1;
@@ -307,9 +331,9 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     parallelBalancedRanges(ctx.bodies.size(), ctx.threads, work_before, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) return detail::contactRangeAvx2(ctx, law, acc, begin, end);
+        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end);
 #endif
-        detail::contactRange(ctx, law, acc, begin, end);
+        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end);
     });
 }
 
