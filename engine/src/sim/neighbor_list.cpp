@@ -234,21 +234,26 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     list = std::move(next);
 }
 
-void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box) {
+void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads) {
     const std::size_t n = bodies.radius.size();
     list.work_before.assign(n + 1, 0.0);
     if (list.row_start.size() != n + 1 || list.position_at_build.size() != n) return;
     const std::vector<Vec3>& x = list.position_at_build;
     const NearestImage image(box);
-    for (std::size_t i = 0; i < n; ++i) {
-        double work = 1.0;
-        for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
-            const std::uint32_t j = list.partner[k];
-            const double contact = bodies.radius[i] + bodies.radius[j];
-            work += image(x[i] - x[j]).squaredNorm() < contact * contact ? 8.0 : 1.0;
+    // Each body's own work in parallel (a pass over the whole list, which on one thread kept the
+    // other waiting at every build), then the running sum.
+    parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            double work = 1.0;
+            for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+                const std::uint32_t j = list.partner[k];
+                const double contact = bodies.radius[i] + bodies.radius[j];
+                work += image(x[i] - x[j]).squaredNorm() < contact * contact ? 8.0 : 1.0;
+            }
+            list.work_before[i + 1] = work;
         }
-        list.work_before[i + 1] = list.work_before[i] + work;
-    }
+    });
+    for (std::size_t i = 0; i < n; ++i) list.work_before[i + 1] += list.work_before[i];
 }
 
 }  // namespace grainlab

@@ -90,7 +90,7 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     }
     // Only several threads' ranges need it (one thread takes every body).
-    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_);
+    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_, threads_);
     const bool refreshed = rebuilt || walls_.candidatesStale(skin_);
     if (refreshed) walls_.refreshCandidates(bodies, skin_, threads_);
     // A rebuild may have renumbered the bodies, and new candidates find other mesh contacts.

@@ -34,6 +34,6 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
 // Fills list.work_before from the positions at the build, so a restored list gets the same
 // estimate as the original: a body costs 1, an entry apart 1 and an entry touching 8 (in the
 // chute's profile the law of a contact cost about seven distance tests).
-void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box);
+void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads);
 
 }  // namespace grainlab
