@@ -244,6 +244,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     const Vec3* v = bodies.velocity.data();
     const Vec3* w = bodies.angular_velocity.data();
     const double* radius = bodies.radius.data();
+    const double* inv_mass = bodies.inv_mass.data();
+    const std::uint32_t* material = bodies.material.data();
     acc.ownRange(begin, end);
     RangeTally tally;
     double* const history_base = pairs.history.data();
@@ -251,9 +253,10 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     ContactLanes lanes;
     LaneSides sides;
     // Partners are scattered through the body arrays, which at 128,000 bodies no longer fit in the
-    // cache: their positions are fetched 32 entries ahead, and a touching partner's velocities and
-    // force slots when it joins the batch, so they arrive before its law runs (one thread about 20%
-    // faster at 128,000 spheres, docs/performance.md).
+    // cache: their positions are fetched 32 entries ahead, and everything of a touching partner's
+    // that the batch reads (velocities, inverse mass, material) or writes (force slots) when it
+    // joins the batch, so they arrive before its law runs (one thread about 20% faster at 128,000
+    // spheres, docs/performance.md).
     constexpr std::uint32_t kAhead = 32;
     // The list and the box in locals: read through `ctx`, they were reloaded at every entry, as the
     // history writes below might have changed them.
@@ -289,6 +292,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
                 __builtin_prefetch(w + j);
                 __builtin_prefetch(acc.force + j, 1);
                 __builtin_prefetch(acc.torque + j, 1);
+                __builtin_prefetch(inv_mass + j);
+                __builtin_prefetch(material + j);
                 if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
                 continue;
             }
