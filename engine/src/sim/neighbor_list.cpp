@@ -194,6 +194,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     // collected per thread once joined; 40-50 bytes a body at 1,000,000 spheres).
     std::vector<Vec3>().swap(list.position_at_build);
     std::vector<double>().swap(list.work_before);
+    std::vector<std::uint32_t>().swap(list.owner);
     const int thread_count = std::max(1, threads);
     CollectedRows rows = collectRows(bodies, box, skin, thread_count);
 
@@ -232,6 +233,17 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     }
     next.position_at_build = bodies.position;
     list = std::move(next);
+    indexOwners(list, thread_count);
+}
+
+void indexOwners(NeighborList& list, int threads) {
+    const std::size_t n = list.row_start.empty() ? 0 : list.row_start.size() - 1;
+    list.owner.resize(list.partner.size());
+    parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            std::fill(list.owner.begin() + list.row_start[i], list.owner.begin() + list.row_start[i + 1],
+                      static_cast<std::uint32_t>(i));
+    });
 }
 
 void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads) {

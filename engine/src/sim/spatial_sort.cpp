@@ -65,6 +65,7 @@ void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_
     list.work_before.clear();  // per old body index; the next build estimates it again
     list.partner = std::move(partner);
     list.history = std::move(history);
+    list.owner.clear();  // indexed again before the pair loop runs
     std::vector<std::uint32_t> order(n);
     for (std::size_t old = 0; old < n; ++old) order[new_of_old[old]] = static_cast<std::uint32_t>(old);
     permute(list.position_at_build, order);

@@ -15,6 +15,11 @@ struct Bodies;
 struct NeighborList {
     std::vector<std::uint32_t> row_start;  // size bodies + 1
     std::vector<std::uint32_t> partner;
+    // The body whose row each entry is in, so the pair loop runs over entries without a loop per
+    // row, whose exit the branch predictor misses at most rows (rows hold 3.6 entries on the chute).
+    // Filled once the old list is gone, so it adds nothing to a rebuild's peak; empty until then
+    // (indexOwners).
+    std::vector<std::uint32_t> owner;
     std::vector<double> history;           // history_size doubles per entry
     std::size_t history_size = 0;
     std::vector<Vec3> position_at_build;   // for the displacement check
@@ -30,6 +35,9 @@ struct NeighborList {
 // Rebuilds `list` around the current positions, keeping history of pairs present before and after.
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
                        std::size_t history_size, int threads);
+
+// Fills list.owner from the rows.
+void indexOwners(NeighborList& list, int threads);
 
 // Fills list.work_before from the positions at the build, so a restored list gets the same
 // estimate as the original: a body costs 1, an entry apart 1 and an entry touching 8 (in the
