@@ -186,7 +186,7 @@ struct Scene {
     int threads = 0;                   // 0: all cores
     SpatialSortSettings spatial_sort;
     // False: spheres keep the orientation they start with. A sphere's orientation never changes
-    // its motion, and turning it costs about a sixth of a step on the chute (docs/performance.md);
+    // its motion, and turning it costs a tenth to a sixth of a step on the chute (docs/performance.md);
     // LAMMPS's atom_style sphere has none.
     bool track_sphere_orientation = true;
     RunSettings run;
