@@ -268,48 +268,46 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     // of 3.6 entries missed the branch at most rows' ends (one thread 6% faster at 32,000 and
     // 128,000 spheres, docs/performance.md). The body's position is reloaded per entry, from L1.
     const std::uint32_t* const owner = pairs.owner.data();
-    {
-        const std::uint32_t entries_end = row_start[end];
-        for (std::uint32_t k = row_start[begin]; k < entries_end; ++k) {
-            const std::uint32_t i = owner[k];
-            const double xi = x[i].x(), yi = x[i].y(), zi = x[i].z();
-            const double ri = radius[i];
-            const std::uint32_t j = partner[k];
-            if (k + kAhead < partner_end) {
-                __builtin_prefetch(x + partner[k + kAhead]);
-                __builtin_prefetch(radius + partner[k + kAhead]);
-            }
-            const double dx = image.along<0>(xi - x[j].x());
-            const double dy = image.along<1>(yi - x[j].y());
-            const double dz = image.along<2>(zi - x[j].z());
-            const double rsq = dx * dx + dy * dy + dz * dz;
-            const double rsum = ri + radius[j];
-            if (rsq < rsum * rsum) {
-                const std::size_t c = batch.size++;
-                batch.body[c] = static_cast<std::uint32_t>(i);
-                batch.partner[c] = j;
-                batch.entry[c] = k;
-                batch.sx[c] = dx;
-                batch.sy[c] = dy;
-                batch.sz[c] = dz;
-                batch.distance_squared[c] = rsq;
-                __builtin_prefetch(v + j);
-                __builtin_prefetch(w + j);
-                __builtin_prefetch(acc.force + j, 1);
-                __builtin_prefetch(acc.torque + j, 1);
-                __builtin_prefetch(inv_mass + j);
-                __builtin_prefetch(material + j);
-                if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
-                continue;
-            }
-            // Apart: the history starts again from zero. Written only when not zero already, so
-            // the cache lines of pairs long apart stay clean; one branch for all of it, on the
-            // bits (a -0.0 is written over with +0.0, the same history).
-            double* history = history_base + std::size_t{k} * history_size;
-            std::uint64_t bits = 0;
-            for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
-            if (bits != 0) std::fill_n(history, history_size, 0.0);
+    const std::uint32_t entries_end = row_start[end];
+    for (std::uint32_t k = row_start[begin]; k < entries_end; ++k) {
+        const std::uint32_t i = owner[k];
+        const double xi = x[i].x(), yi = x[i].y(), zi = x[i].z();
+        const double ri = radius[i];
+        const std::uint32_t j = partner[k];
+        if (k + kAhead < partner_end) {
+            __builtin_prefetch(x + partner[k + kAhead]);
+            __builtin_prefetch(radius + partner[k + kAhead]);
         }
+        const double dx = image.along<0>(xi - x[j].x());
+        const double dy = image.along<1>(yi - x[j].y());
+        const double dz = image.along<2>(zi - x[j].z());
+        const double rsq = dx * dx + dy * dy + dz * dz;
+        const double rsum = ri + radius[j];
+        if (rsq < rsum * rsum) {
+            const std::size_t c = batch.size++;
+            batch.body[c] = i;
+            batch.partner[c] = j;
+            batch.entry[c] = k;
+            batch.sx[c] = dx;
+            batch.sy[c] = dy;
+            batch.sz[c] = dz;
+            batch.distance_squared[c] = rsq;
+            __builtin_prefetch(v + j);
+            __builtin_prefetch(w + j);
+            __builtin_prefetch(acc.force + j, 1);
+            __builtin_prefetch(acc.torque + j, 1);
+            __builtin_prefetch(inv_mass + j);
+            __builtin_prefetch(material + j);
+            if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
+            continue;
+        }
+        // Apart: the history starts again from zero. Written only when not zero already, so
+        // the cache lines of pairs long apart stay clean; one branch for all of it, on the
+        // bits (a -0.0 is written over with +0.0, the same history).
+        double* history = history_base + std::size_t{k} * history_size;
+        std::uint64_t bits = 0;
+        for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
+        if (bits != 0) std::fill_n(history, history_size, 0.0);
     }
     Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
     const std::vector<WallContact>& walls = ctx.wall_contacts;
@@ -338,7 +336,7 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     const std::vector<double>& work = ctx.pairs.work_before;
     const bool known = work.size() == ctx.bodies.size() + 1;
     auto work_before = [&](std::size_t i) { return known ? work[i] : static_cast<double>(i); };
-    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
+    [[maybe_unused]] const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     parallelBalancedRanges(ctx.bodies.size(), ctx.threads, work_before, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
