@@ -9,12 +9,18 @@ namespace grainlab {
 namespace {
 
 // Bodies per block of a pass: the integrator's update and the engine's work on a block share the
-// cache (256 bodies' hot arrays are a few tens of kB).
+// cache (256 bodies' hot arrays are a few tens of kB). Blocks end at multiples of kBlock.
 constexpr std::size_t kBlock = 256;
+constexpr std::size_t kTouched = ThreadAccumulator::kTouchedBlock;
+static_assert(kBlock % kTouched == 0);
 
 template <class Fn>
 void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
-    for (std::size_t b = begin; b < end; b += kBlock) fn(b, std::min(b + kBlock, end));
+    for (std::size_t b = begin; b < end;) {
+        const std::size_t next = std::min(end, (b / kBlock + 1) * kBlock);
+        fn(b, next);
+        b = next;
+    }
 }
 
 // The sweep's jobs on a block, each a loop of its own over data the block keeps in the cache, with
@@ -128,8 +134,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         acc.own_force = bodies.force.data();
         acc.own_torque = bodies.torque.data();
         acc.ownRange(0, shared ? 0 : n);
-        acc.touched_begin = ~std::size_t{0};
-        acc.touched_end = 0;
+        acc.touched.assign(shared ? (n + kTouched - 1) / kTouched : 0, 0);
         if (shared) {
             auto& f = thread_buffers_[2 * t];
             auto& tq = thread_buffers_[2 * t + 1];
@@ -179,12 +184,15 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
                 if (reduce)
                     for (const ThreadAccumulator& acc : accumulators_)
-                        for (std::size_t i = std::max(block_begin, acc.touched_begin);
-                             i < std::min(block_end, acc.touched_end); ++i) {
-                            bodies.force[i] += acc.force[i];
-                            bodies.torque[i] += acc.torque[i];
-                            acc.force[i] = Vec3::Zero();
-                            acc.torque[i] = Vec3::Zero();
+                        for (std::size_t s = block_begin, next; s < block_end; s = next) {
+                            next = std::min(block_end, (s / kTouched + 1) * kTouched);
+                            if (!acc.touched[s / kTouched]) continue;
+                            for (std::size_t i = s; i < next; ++i) {
+                                bodies.force[i] += acc.force[i];
+                                bodies.torque[i] += acc.torque[i];
+                                acc.force[i] = Vec3::Zero();
+                                acc.torque[i] = Vec3::Zero();
+                            }
                         }
                 if (!update) return;
                 if (*update) (*update)(block_begin, block_end);

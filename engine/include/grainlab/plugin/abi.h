@@ -8,10 +8,12 @@
 
 #include <stdint.h>
 
-/* 2: StepContext::compute_forces_around (explicit integrators' updates inside the force passes). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 2u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v2
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v2"
+/* 2: StepContext::compute_forces_around (explicit integrators' updates inside the force passes).
+ * 3: NeighborList::owner (the pair loop over entries) and ThreadAccumulator::touched (flags per
+ *    block of bodies instead of one touched range). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 3u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v3
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v3"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -35,7 +35,7 @@ void applyFeatureContactLaw(ForceContext& ctx, const Law& law) {
     const Bodies& bodies = ctx.bodies;
     parallelRanges(list.contacts.size(), ctx.threads, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
-        acc.touchAll(bodies.size());  // contacts reach any body: everything goes through acc.force
+        acc.touchAll();  // contacts reach any body: everything goes through acc.force
         double elastic = 0.0, dissipated = 0.0;
         for (std::size_t c = begin; c < end; ++c) {
             const PolyhedralContact& pc = list.contacts[c];
