@@ -14,10 +14,11 @@ constexpr std::size_t kBlock = 256;
 constexpr std::size_t kTouched = ThreadAccumulator::kTouchedBlock;
 static_assert(kBlock % kTouched == 0);
 
-template <class Fn>
+// fn(b, e) for the consecutive blocks of [begin, end), each ending at a multiple of Size (or at end).
+template <std::size_t Size = kBlock, class Fn>
 void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
     for (std::size_t b = begin; b < end;) {
-        const std::size_t next = std::min(end, (b / kBlock + 1) * kBlock);
+        const std::size_t next = std::min(end, (b / Size + 1) * Size);
         fn(b, next);
         b = next;
     }
@@ -184,16 +185,15 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
                 if (reduce)
                     for (const ThreadAccumulator& acc : accumulators_)
-                        for (std::size_t s = block_begin, next; s < block_end; s = next) {
-                            next = std::min(block_end, (s / kTouched + 1) * kTouched);
-                            if (!acc.touched[s / kTouched]) continue;
-                            for (std::size_t i = s; i < next; ++i) {
+                        inBlocks<kTouched>(block_begin, block_end, [&](std::size_t sub_begin, std::size_t sub_end) {
+                            if (!acc.touched[sub_begin / kTouched]) return;
+                            for (std::size_t i = sub_begin; i < sub_end; ++i) {
                                 bodies.force[i] += acc.force[i];
                                 bodies.torque[i] += acc.torque[i];
                                 acc.force[i] = Vec3::Zero();
                                 acc.torque[i] = Vec3::Zero();
                             }
-                        }
+                        });
                 if (!update) return;
                 if (*update) (*update)(block_begin, block_end);
                 std::size_t& runaway = first[static_cast<std::size_t>(t)];

@@ -42,7 +42,8 @@ inline BodyRangeUpdate kicks(Bodies& b, double h) {
 }
 
 // A kick by h_kick then a drift by h_drift (x += h v, the orientation turned by w h unless the body
-// keeps it), each body's in one go (one sweep through memory).
+// keeps it) on a block of bodies: kick and move in one loop through the local pointers, then turn in
+// a second over the same block, still in the cache (turnBody reads the shapes through `Bodies&`).
 inline BodyRangeUpdate kickDrifts(Bodies& b, double h_kick, double h_drift) {
     return [&b, h_kick, h_drift](std::size_t begin, std::size_t end) {
         const KickArrays a(b);
