@@ -185,7 +185,7 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
                     const std::uint32_t j = grid.bodies[s];
                     const CellGrid::Candidate& c = grid.candidates[s];
                     const double range = ri + c.radius + skin;
-                    const bool near = image(xi - Vec3(c.x, c.y, c.z)).squaredNorm() < range * range;
+                    const bool near = image.squaredDistance(xi - Vec3(c.x, c.y, c.z)) < range * range;
                     row[kept] = j;
                     kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (grid.frozen[s] != 0)));
                 }

@@ -1,8 +1,6 @@
 // A force evaluation of the penalty models: the passes over the bodies around the contact model,
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/sim/simulation.hpp"
@@ -34,28 +32,16 @@ void wrapInto(const PeriodicBox& shared_box, Bodies& b, std::size_t begin, std::
     for (std::size_t i = begin; i < end; ++i) box.wrap(b.position[i], b.image[i]);
 }
 
-// Whether a body of the block moved more than sqrt(limit) since the list was built. The nearest
-// image of each displacement component is min(|d|, period - |d|) (period infinite along an axis
-// that is not periodic), the largest squared displacement a running maximum: no branch per body,
-// where NearestImage's two per axis and an or-chain of comparisons took half the sweep's time.
-bool movedFar(const PeriodicBox& box, const Bodies& b, const std::vector<Vec3>& at_build, double limit,
+// Whether a body of the block moved more than sqrt(limit) since the list was built: the largest
+// squared displacement as a running maximum, the images without branches (NearestImage's two
+// comparisons per axis and an or-chain of tests took half the sweep's time).
+bool movedFar(const NearestImage& image, const Bodies& b, const std::vector<Vec3>& at_build, double limit,
               std::size_t begin, std::size_t end) {
-    double period[3];
-    for (int k = 0; k < 3; ++k) period[k] = box.periodic[k] ? box.length[k] : std::numeric_limits<double>::infinity();
-    const double* const x = b.position.data()->data();
-    const double* const x0 = at_build.data()->data();
     double largest = 0.0;
-    for (std::size_t i = begin; i < end; ++i) {
-        double squared = 0.0;
-        for (std::size_t k = 0; k < 3; ++k) {
-            const double d = std::fabs(x[3 * i + k] - x0[3 * i + k]);
-            const double nearest = std::min(d, period[k] - d);
-            squared += nearest * nearest;
-        }
-        largest = std::max(largest, squared);
-    }
+    for (std::size_t i = begin; i < end; ++i) largest = std::max(largest, image.squaredDistance(b.position[i] - at_build[i]));
     return largest > limit;
 }
+
 
 // Forces started at the weight (frozen bodies at zero), torques at zero.
 void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
@@ -87,6 +73,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     // One flag per thread, each on its own cache line: they are written while the others read.
     struct alignas(64) Flag { bool moved = false; };
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
+    const NearestImage image(box_);
     if (find_wall_contacts) wall_parts_.resize(static_cast<std::size_t>(std::max(1, threads_)));
     parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
         bool far = false;
@@ -95,7 +82,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (before && *before) (*before)(block_begin, block_end);
             if (periodic) wrapInto(box_, b, block_begin, block_end);
-            if (list_fits) far |= movedFar(box_, b, list.position_at_build, limit, block_begin, block_end);
+            if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end);
             if (start_forces) startForces(b, g, block_begin, block_end);
             if (walls)
                 for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);

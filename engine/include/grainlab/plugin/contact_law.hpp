@@ -278,19 +278,19 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             __builtin_prefetch(x + partner[k + kAhead]);
             __builtin_prefetch(radius + partner[k + kAhead]);
         }
-        const double dx = image.along<0>(xi - x[j].x());
-        const double dy = image.along<1>(yi - x[j].y());
-        const double dz = image.along<2>(zi - x[j].z());
-        const double rsq = dx * dx + dy * dy + dz * dz;
+        // The distance from the images' magnitudes; their signs only for the pairs that touch.
+        const double ex = xi - x[j].x(), ey = yi - x[j].y(), ez = zi - x[j].z();
+        const double ax = image.separation<0>(ex), ay = image.separation<1>(ey), az = image.separation<2>(ez);
+        const double rsq = ax * ax + ay * ay + az * az;
         const double rsum = ri + radius[j];
         if (rsq < rsum * rsum) {
             const std::size_t c = batch.size++;
             batch.body[c] = i;
             batch.partner[c] = j;
             batch.entry[c] = k;
-            batch.sx[c] = dx;
-            batch.sy[c] = dy;
-            batch.sz[c] = dz;
+            batch.sx[c] = image.along<0>(ex);
+            batch.sy[c] = image.along<1>(ey);
+            batch.sz[c] = image.along<2>(ez);
             batch.distance_squared[c] = rsq;
             __builtin_prefetch(v + j);
             __builtin_prefetch(w + j);
