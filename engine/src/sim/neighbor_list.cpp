@@ -19,11 +19,6 @@ struct CellGrid {
     std::vector<std::uint32_t> start;   // per cell, into `bodies`
     std::vector<std::uint32_t> bodies;
     std::vector<std::uint32_t> cell_of;
-    // What the candidate tests read, copied in the order of `bodies`: a stencil's candidates are
-    // then consecutive in memory instead of one load through the index per array.
-    struct Candidate { double x, y, z, radius; };
-    std::vector<Candidate> candidates;
-    std::vector<std::uint8_t> frozen;
 
     int axisCell(double x, int k) const {
         const int c = static_cast<int>(std::floor((x - lo[k]) / width[k]));
@@ -74,14 +69,6 @@ CellGrid buildGrid(const Bodies& bodies, const PeriodicBox& box, double cell_siz
     grid.bodies.resize(n);
     std::vector<std::uint32_t> fill(grid.start.begin(), grid.start.end() - 1);
     for (std::size_t i = 0; i < n; ++i) grid.bodies[fill[grid.cell_of[i]]++] = static_cast<std::uint32_t>(i);
-    grid.candidates.resize(n);
-    grid.frozen.resize(n);
-    for (std::size_t s = 0; s < n; ++s) {
-        const std::uint32_t j = grid.bodies[s];
-        const Vec3& x = bodies.position[j];
-        grid.candidates[s] = {x.x(), x.y(), x.z(), bodies.radius[j]};
-        grid.frozen[s] = bodies.frozen[j] != 0;
-    }
     return grid;
 }
 
@@ -183,11 +170,10 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
             for (int r = 0; r < runs.count; ++r) {
                 for (std::uint32_t s = runs.begin[static_cast<std::size_t>(r)]; s < runs.end[static_cast<std::size_t>(r)]; ++s) {
                     const std::uint32_t j = grid.bodies[s];
-                    const CellGrid::Candidate& c = grid.candidates[s];
-                    const double range = ri + c.radius + skin;
-                    const bool near = image.squaredDistance(xi - Vec3(c.x, c.y, c.z)) < range * range;
+                    const double range = ri + bodies.radius[j] + skin;
+                    const bool near = image.squaredDistance(xi - bodies.position[j]) < range * range;
                     row[kept] = j;
-                    kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (grid.frozen[s] != 0)));
+                    kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (bodies.frozen[j] != 0)));
                 }
             }
             std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
