@@ -42,7 +42,6 @@ bool movedFar(const NearestImage& image, const Bodies& b, const std::vector<Vec3
     return largest > limit;
 }
 
-
 // Forces started at the weight (frozen bodies at zero), torques at zero.
 void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -50,7 +49,6 @@ void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
         b.torque[i].setZero();
     }
 }
-
 
 }  // namespace
 
