@@ -22,15 +22,18 @@ struct HertzMindlinLaw {
         constexpr std::size_t K = ContactLanes::kCapacity;
         // The pairs' properties as columns. The damping ratio of the restitution (Tsuji) takes a
         // logarithm: worked out once per run of lanes with the same pair of materials.
+        // LAMMPS's law takes only the friction (and the rolling friction) from the pair.
         double friction[K], youngs[K], shear[K], beta[K], rolling_friction[K];
+        const bool from_materials = !(kn > 0.0);
         const PairProperties* last = nullptr;
         double last_beta = 0.0;
         for (std::size_t c = 0; c < n; ++c) {
             const PairProperties& p = *L.properties[c];
             friction[c] = p.friction;
+            rolling_friction[c] = p.rolling_friction;
+            if (!from_materials) continue;
             youngs[c] = p.effective_youngs;
             shear[c] = p.effective_shear;
-            rolling_friction[c] = p.rolling_friction;
             if (&p != last) {
                 const double log_e = std::log(p.restitution);
                 last_beta = -log_e / std::sqrt(log_e * log_e + kPi * kPi);
