@@ -20,9 +20,9 @@ struct HertzMindlinLaw {
 
     void lanes(ContactLanes& L, std::size_t n) const {
         constexpr std::size_t K = ContactLanes::kCapacity;
-        // The pairs' properties as columns. The damping ratio of the restitution (Tsuji) takes a
-        // logarithm: worked out once per run of lanes with the same pair of materials.
-        // LAMMPS's law takes only the friction (and the rolling friction) from the pair.
+        // The pairs' properties as columns; LAMMPS's law takes only the friction columns. The damping
+        // ratio of the restitution (Tsuji) takes a logarithm: worked out once per run of lanes with
+        // the same pair of materials.
         double friction[K], youngs[K], shear[K], beta[K], rolling_friction[K];
         const bool from_materials = !(kn > 0.0);
         const PairProperties* last = nullptr;
