@@ -24,14 +24,14 @@ struct HertzMindlinLaw {
         // ratio of the restitution (Tsuji) takes a logarithm: worked out once per run of lanes with
         // the same pair of materials.
         double friction[K], youngs[K], shear[K], beta[K], rolling_friction[K];
-        const bool from_materials = !(kn > 0.0);
+        const bool lammps = kn > 0.0;
         const PairProperties* last = nullptr;
         double last_beta = 0.0;
         for (std::size_t c = 0; c < n; ++c) {
             const PairProperties& p = *L.properties[c];
             friction[c] = p.friction;
             rolling_friction[c] = p.rolling_friction;
-            if (!from_materials) continue;
+            if (lammps) continue;
             youngs[c] = p.effective_youngs;
             shear[c] = p.effective_shear;
             if (&p != last) {
@@ -85,7 +85,7 @@ struct HertzMindlinLaw {
                 tangentialSpring(L, c, normal_force, tangential_stiffness, tangential_damping, friction[c]);
             }
         };
-        if (kn > 0.0) {
+        if (lammps) {
             rolling ? each.template operator()<true, true>() : each.template operator()<true, false>();
         } else {
             rolling ? each.template operator()<false, true>() : each.template operator()<false, false>();

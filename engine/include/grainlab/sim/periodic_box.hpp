@@ -64,8 +64,8 @@ struct PeriodicBox {
 inline NearestImage::NearestImage(const PeriodicBox& box) {
     for (int k = 0; k < 3; ++k) {
         length[k] = box.length[k];
-        half[k] = box.periodic[k] ? 0.5 * box.length[k] : std::numeric_limits<double>::infinity();
         period[k] = box.periodic[k] ? box.length[k] : std::numeric_limits<double>::infinity();
+        half[k] = 0.5 * period[k];
     }
 }
 
