@@ -42,11 +42,22 @@ bool movedFar(const NearestImage& image, const Bodies& b, const std::vector<Vec3
     return largest > limit;
 }
 
-// Forces started at the weight (frozen bodies at zero), torques at zero.
+// Forces started at the weight (frozen bodies at +0.0, as a select, not a branch), torques at zero.
+// Written component by component through local pointers: the weight as a Vec3 went through the
+// stack at every body.
 void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
+    Vec3* const force = b.force.data();
+    Vec3* const torque = b.torque.data();
+    const double* const mass = b.mass.data();
+    const std::uint8_t* const frozen = b.frozen.data();
+    const double gx = g.x(), gy = g.y(), gz = g.z();
     for (std::size_t i = begin; i < end; ++i) {
-        b.force[i] = b.frozen[i] ? Vec3::Zero() : Vec3(b.mass[i] * g);
-        b.torque[i].setZero();
+        const bool still = frozen[i] != 0;
+        const double m = mass[i];
+        force[i].x() = still ? 0.0 : m * gx;
+        force[i].y() = still ? 0.0 : m * gy;
+        force[i].z() = still ? 0.0 : m * gz;
+        torque[i].setZero();
     }
 }
 
