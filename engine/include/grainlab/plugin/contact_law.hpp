@@ -233,6 +233,12 @@ struct BatchAvx2 {
 };
 #endif
 
+// fn(b) for each set bit b of `bits`, lowest first.
+template <class Fn>
+[[gnu::always_inline]] inline void forEachBit(std::uint64_t bits, Fn&& fn) {
+    for (; bits != 0; bits &= bits - 1) fn(static_cast<std::uint32_t>(std::countr_zero(bits)));
+}
+
 // Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. The touching
 // pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2).
 template <class Law, class Batch>
@@ -301,8 +307,10 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
             remembered |= std::uint64_t{bits != 0} << e;
         }
-        for (std::uint64_t left = touching; left != 0; left &= left - 1) {
-            const std::uint32_t k = chunk + static_cast<std::uint32_t>(std::countr_zero(left));
+        // The touching entries' separations are computed again rather than kept from the first
+        // loop, which would store them for the six entries in seven that do not touch.
+        forEachBit(touching, [&](std::uint32_t e) {
+            const std::uint32_t k = chunk + e;
             const std::uint32_t i = owner[k], j = partner[k];
             double ex, ey, ez;
             const double rsq = separation(i, j, ex, ey, ez);
@@ -321,13 +329,12 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             __builtin_prefetch(inv_mass + j);
             __builtin_prefetch(material + j);
             if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
-        }
+        });
         // Apart: the history starts again from zero. Written only when not zero already, so the
         // cache lines of pairs long apart stay clean.
-        for (std::uint64_t left = remembered & ~touching; left != 0; left &= left - 1) {
-            const std::uint32_t k = chunk + static_cast<std::uint32_t>(std::countr_zero(left));
-            std::fill_n(history_base + std::size_t{k} * history_size, history_size, 0.0);
-        }
+        forEachBit(remembered & ~touching, [&](std::uint32_t e) {
+            std::fill_n(history_base + std::size_t{chunk + e} * history_size, history_size, 0.0);
+        });
     }
     Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
     const std::vector<WallContact>& walls = ctx.wall_contacts;
