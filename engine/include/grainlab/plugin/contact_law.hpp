@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
@@ -200,11 +203,72 @@ template <class Law>
     }
 }
 
+// What the distance pass reads of each list entry: its body (`owner`), its partner, their positions
+// and radii, and its history, which tells a pair that has just come apart from one long apart.
+struct EntryArrays {
+    const std::uint32_t* owner;
+    const std::uint32_t* partner;
+    std::uint32_t partner_end;
+    const Vec3* x;
+    const double* radius;
+    const double* history;
+    NearestImage image;
+};
+
+// A chunk's two masks: bit e for the entry chunk + e that touches, and for the one whose history
+// is not zero.
+struct ChunkMasks {
+    std::uint64_t touching = 0, remembered = 0;
+};
+
+// Partners' positions are fetched this many entries ahead: partners are scattered through the
+// body arrays, which at 128,000 bodies no longer fit in the cache.
+constexpr std::uint32_t kPositionsAhead = 32;
+
+// x_body - x_partner of entry k (nearest image along periodic axes, as magnitudes: their signs
+// only matter for the pairs that touch) and its square.
+[[gnu::always_inline]] inline double entrySeparation(const EntryArrays& a, std::uint32_t i, std::uint32_t j,
+                                                     double& ex, double& ey, double& ez) {
+    ex = a.x[i].x() - a.x[j].x();
+    ey = a.x[i].y() - a.x[j].y();
+    ez = a.x[i].z() - a.x[j].z();
+    const double ax = a.image.separation<0>(ex), ay = a.image.separation<1>(ey), az = a.image.separation<2>(ez);
+    return ax * ax + ay * ay + az * az;
+}
+
+// Entries [chunk + from, chunk + count) tested one by one, into bits `from` to `count` - 1.
+[[gnu::always_inline]] inline void classifyEntries(const EntryArrays& a, std::uint32_t chunk, std::uint32_t from,
+                                                   std::uint32_t count, ChunkMasks& masks) {
+    constexpr std::size_t history_size = ContactLanes::kHistory;
+    for (std::uint32_t e = from; e < count; ++e) {
+        const std::uint32_t k = chunk + e;
+        const std::uint32_t i = a.owner[k], j = a.partner[k];
+        if (k + kPositionsAhead < a.partner_end) {
+            __builtin_prefetch(a.x + a.partner[k + kPositionsAhead]);
+            __builtin_prefetch(a.radius + a.partner[k + kPositionsAhead]);
+        }
+        double ex, ey, ez;
+        const double rsq = entrySeparation(a, i, j, ex, ey, ez);
+        const double rsum = a.radius[i] + a.radius[j];
+        masks.touching |= std::uint64_t{rsq < rsum * rsum} << e;
+        // History tested on its bits: a -0.0 is written over with +0.0, the same history.
+        const double* history = a.history + std::size_t{k} * history_size;
+        std::uint64_t bits = 0;
+        for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
+        masks.remembered |= std::uint64_t{bits != 0} << e;
+    }
+}
+
 // A full batch of pairs, or a range's wall contacts, through the law: a call per batch of up to 64
 // contacts, not inlined into the distance pass, so that the pass keeps its registers (with the law
 // inlined, its row pointers and bounds lived on the stack). Compiled for the baseline and for AVX2.
 template <class Law>
 struct BatchBaseline {
+    [[gnu::always_inline]] static ChunkMasks classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
+        ChunkMasks masks;
+        classifyEntries(a, chunk, 0, count, masks);
+        return masks;
+    }
     [[gnu::noinline, gnu::flatten]] static void pairs(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
                                                       RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
                                                       LaneSides& S) {
@@ -218,8 +282,96 @@ struct BatchBaseline {
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// |d| folded to the nearer image: min(|d|, period - |d|), as NearestImage::separation.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256d foldedSeparation(__m256d d, __m256d period,
+                                                                          __m256d magnitude) {
+    const __m256d m = _mm256_and_pd(d, magnitude);
+    return _mm256_min_pd(_mm256_sub_pd(period, m), m);
+}
+
+// values[index[0..3]] in the four lanes, by scalar loads: AVX2's gathers were slower than the
+// scalar loop they replaced.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256d values(const double* values, const std::uint32_t* index) {
+    const __m128d low = _mm_loadh_pd(_mm_load_sd(values + index[0]), values + index[1]);
+    const __m128d high = _mm_loadh_pd(_mm_load_sd(values + index[2]), values + index[3]);
+    return _mm256_insertf128_pd(_mm256_castpd128_pd256(low), high, 1);
+}
+
+// The positions of bodies index[0..3] (xs: the Vec3 array's doubles), transposed into x, y and z.
+[[gnu::target("avx2"), gnu::always_inline]] inline void positions(const double* xs, const std::uint32_t* index,
+                                                                 __m256d& x, __m256d& y, __m256d& z) {
+    const double* const p0 = xs + 3 * std::size_t{index[0]};
+    const double* const p1 = xs + 3 * std::size_t{index[1]};
+    const double* const p2 = xs + 3 * std::size_t{index[2]};
+    const double* const p3 = xs + 3 * std::size_t{index[3]};
+    const __m256d xy02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p2), 1);
+    const __m256d xy13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p1)), _mm_loadu_pd(p3), 1);
+    x = _mm256_unpacklo_pd(xy02, xy13);
+    y = _mm256_unpackhi_pd(xy02, xy13);
+    const __m128d z01 = _mm_loadh_pd(_mm_load_sd(p0 + 2), p1 + 2);
+    const __m128d z23 = _mm_loadh_pd(_mm_load_sd(p2 + 2), p3 + 2);
+    z = _mm256_insertf128_pd(_mm256_castpd128_pd256(z01), z23, 1);
+}
+
+// A bit per 64-bit lane of *p that is zero.
+[[gnu::target("avx2"), gnu::always_inline]] inline std::uint32_t zeroLanes(const __m256i* p, __m256i zero) {
+    return static_cast<std::uint32_t>(
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p), zero))));
+}
+
+// The distance pass's tests of a chunk, four entries at a time: the same operations in the same
+// order as classifyEntries, lane by lane, so the same masks bit for bit. The scalar loop took
+// about 55 instructions an entry, which kept few entries in flight.
+[[gnu::target("avx2,bmi,bmi2")]] inline ChunkMasks classifyAvx2(const EntryArrays& a, std::uint32_t chunk,
+                                                               std::uint32_t count) {
+    static_assert(ContactLanes::kHistory == 3, "the history test loads three doubles an entry");
+    std::uint64_t touching = 0, remembered = 0;
+    const double* const xs = reinterpret_cast<const double*>(a.x);
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    const __m256d period_x = _mm256_set1_pd(a.image.period[0]);
+    const __m256d period_y = _mm256_set1_pd(a.image.period[1]);
+    const __m256d period_z = _mm256_set1_pd(a.image.period[2]);
+    const __m256i zero = _mm256_setzero_si256();
+    std::uint32_t e = 0;
+    for (; e + 4 <= count; e += 4) {
+        const std::uint32_t k = chunk + e;
+        if (k + kPositionsAhead + 4 <= a.partner_end)
+            for (std::uint32_t p = 0; p < 4; ++p) {
+                __builtin_prefetch(a.x + a.partner[k + kPositionsAhead + p]);
+                __builtin_prefetch(a.radius + a.partner[k + kPositionsAhead + p]);
+            }
+        const std::uint32_t* const i = a.owner + k;
+        const std::uint32_t* const j = a.partner + k;
+        __m256d xi, yi, zi, xj, yj, zj;
+        positions(xs, i, xi, yi, zi);
+        positions(xs, j, xj, yj, zj);
+        const __m256d ax = foldedSeparation(_mm256_sub_pd(xi, xj), period_x, magnitude);
+        const __m256d ay = foldedSeparation(_mm256_sub_pd(yi, yj), period_y, magnitude);
+        const __m256d az = foldedSeparation(_mm256_sub_pd(zi, zj), period_z, magnitude);
+        const __m256d rsq =
+            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ax, ax), _mm256_mul_pd(ay, ay)), _mm256_mul_pd(az, az));
+        const __m256d rsum = _mm256_add_pd(values(a.radius, i), values(a.radius, j));
+        touching |= static_cast<std::uint64_t>(
+                        _mm256_movemask_pd(_mm256_cmp_pd(rsq, _mm256_mul_pd(rsum, rsum), _CMP_LT_OQ)))
+                    << e;
+        // The four entries' histories, twelve doubles in a row: a bit per double that is zero,
+        // then an entry's three bits folded into its first.
+        const __m256i* h = reinterpret_cast<const __m256i*>(a.history + std::size_t{k} * 3);
+        const std::uint32_t zeros = zeroLanes(h, zero) | zeroLanes(h + 1, zero) << 4 | zeroLanes(h + 2, zero) << 8;
+        const std::uint32_t not_zero = ~zeros & 0xfffu;
+        const std::uint32_t any = not_zero | not_zero >> 1 | not_zero >> 2;
+        remembered |= std::uint64_t{_pext_u32(any, 0b001001001001u)} << e;
+    }
+    ChunkMasks masks{touching, remembered};
+    classifyEntries(a, chunk, e, count, masks);
+    return masks;
+}
+
 template <class Law>
 struct BatchAvx2 {
+    [[gnu::always_inline]] static ChunkMasks classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
+        return classifyAvx2(a, chunk, count);
+    }
     [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void pairs(
         ForceContext& ctx, const Law& law, ThreadAccumulator& acc, RangeTally& tally, TouchingBatch& batch,
         ContactLanes& L, LaneSides& S) {
@@ -258,69 +410,40 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     TouchingBatch batch;
     ContactLanes lanes;
     LaneSides sides;
-    // Partners are scattered through the body arrays, which at 128,000 bodies no longer fit in the
-    // cache: their positions are fetched 32 entries ahead, and everything of a touching partner's
-    // that the batch reads (velocities, inverse mass, material) or writes (force slots) when it
-    // joins the batch, so they arrive before its law runs (one thread about 20% faster at 128,000
-    // spheres, docs/performance.md).
-    constexpr std::uint32_t kAhead = 32;
+    // What a touching partner's law reads (velocities, inverse mass, material) or writes (force
+    // slots) is fetched when it joins the batch, so it arrives before the law runs (one thread about
+    // 20% faster at 128,000 spheres, docs/performance.md).
     // The list and the box in locals: read through `ctx`, they were reloaded at every entry, as the
     // history writes below might have changed them.
     const std::uint32_t* const row_start = pairs.row_start.data();
-    const std::uint32_t* const partner = pairs.partner.data();
-    const std::uint32_t partner_end = static_cast<std::uint32_t>(pairs.partner.size());
-    const NearestImage image(ctx.box);
+    const EntryArrays entries{pairs.owner.data(), pairs.partner.data(),
+                              static_cast<std::uint32_t>(pairs.partner.size()), x, radius, history_base,
+                              NearestImage(ctx.box)};
     // The range's entries in chunks of 64, each entry finding its body in `owner` (nested loops over
     // rows of 3.6 entries missed the branch at most rows' ends). A first loop over a chunk tests
-    // every entry without a branch, into a bit per entry that touches and one per entry whose
-    // history is not zero; a second goes through the touching bits in order, appending to the
-    // batch: the touching test, true for one entry in seven, was a branch the predictor missed
-    // (a quarter of the pass's samples on its two targets, docs/performance.md).
-    const std::uint32_t* const owner = pairs.owner.data();
+    // every entry without a branch (Batch::classify), into a bit per entry that touches and one per
+    // entry whose history is not zero; a second goes through the touching bits in order, appending
+    // to the batch: the touching test, true for one entry in seven, was a branch the predictor
+    // missed (a quarter of the pass's samples on its two targets, docs/performance.md).
     const std::uint32_t entries_end = row_start[end];
-    auto separation = [&](std::uint32_t i, std::uint32_t j, double& ex, double& ey, double& ez) {
-        ex = x[i].x() - x[j].x();
-        ey = x[i].y() - x[j].y();
-        ez = x[i].z() - x[j].z();
-        // The distance from the images' magnitudes; their signs only for the pairs that touch.
-        const double ax = image.separation<0>(ex), ay = image.separation<1>(ey), az = image.separation<2>(ez);
-        return ax * ax + ay * ay + az * az;
-    };
     constexpr std::uint32_t kChunk = 64;
     for (std::uint32_t chunk = row_start[begin]; chunk < entries_end; chunk += kChunk) {
         const std::uint32_t count = std::min(kChunk, entries_end - chunk);
-        std::uint64_t touching = 0, remembered = 0;
-        for (std::uint32_t e = 0; e < count; ++e) {
-            const std::uint32_t k = chunk + e;
-            const std::uint32_t i = owner[k], j = partner[k];
-            if (k + kAhead < partner_end) {
-                __builtin_prefetch(x + partner[k + kAhead]);
-                __builtin_prefetch(radius + partner[k + kAhead]);
-            }
-            double ex, ey, ez;
-            const double rsq = separation(i, j, ex, ey, ez);
-            const double rsum = radius[i] + radius[j];
-            touching |= std::uint64_t{rsq < rsum * rsum} << e;
-            // History tested on its bits: a -0.0 is written over with +0.0, the same history.
-            const double* history = history_base + std::size_t{k} * history_size;
-            std::uint64_t bits = 0;
-            for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
-            remembered |= std::uint64_t{bits != 0} << e;
-        }
+        const ChunkMasks masks = Batch::classify(entries, chunk, count);
         // The touching entries' separations are computed again rather than kept from the first
         // loop, which would store them for the six entries in seven that do not touch.
-        forEachBit(touching, [&](std::uint32_t e) {
+        forEachBit(masks.touching, [&](std::uint32_t e) {
             const std::uint32_t k = chunk + e;
-            const std::uint32_t i = owner[k], j = partner[k];
+            const std::uint32_t i = entries.owner[k], j = entries.partner[k];
             double ex, ey, ez;
-            const double rsq = separation(i, j, ex, ey, ez);
+            const double rsq = entrySeparation(entries, i, j, ex, ey, ez);
             const std::size_t c = batch.size++;
             batch.body[c] = i;
             batch.partner[c] = j;
             batch.entry[c] = k;
-            batch.sx[c] = image.along<0>(ex);
-            batch.sy[c] = image.along<1>(ey);
-            batch.sz[c] = image.along<2>(ez);
+            batch.sx[c] = entries.image.along<0>(ex);
+            batch.sy[c] = entries.image.along<1>(ey);
+            batch.sz[c] = entries.image.along<2>(ez);
             batch.distance_squared[c] = rsq;
             __builtin_prefetch(v + j);
             __builtin_prefetch(w + j);
@@ -332,7 +455,7 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
         });
         // Apart: the history starts again from zero. Written only when not zero already, so the
         // cache lines of pairs long apart stay clean.
-        forEachBit(remembered & ~touching, [&](std::uint32_t e) {
+        forEachBit(masks.remembered & ~masks.touching, [&](std::uint32_t e) {
             std::fill_n(history_base + std::size_t{chunk + e} * history_size, history_size, 0.0);
         });
     }
