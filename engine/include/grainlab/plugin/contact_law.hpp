@@ -13,10 +13,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
+#include "grainlab/core/avx2_lanes.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
 #include "grainlab/plugin/contact_lanes.hpp"
@@ -282,37 +280,6 @@ struct BatchBaseline {
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// |d| folded to the nearer image: min(|d|, period - |d|), as NearestImage::separation.
-[[gnu::target("avx2"), gnu::always_inline]] inline __m256d foldedSeparation(__m256d d, __m256d period,
-                                                                          __m256d magnitude) {
-    const __m256d m = _mm256_and_pd(d, magnitude);
-    return _mm256_min_pd(_mm256_sub_pd(period, m), m);
-}
-
-// values[index[0..3]] in the four lanes, by scalar loads: AVX2's gathers were slower than the
-// scalar loop they replaced.
-[[gnu::target("avx2"), gnu::always_inline]] inline __m256d values(const double* values, const std::uint32_t* index) {
-    const __m128d low = _mm_loadh_pd(_mm_load_sd(values + index[0]), values + index[1]);
-    const __m128d high = _mm_loadh_pd(_mm_load_sd(values + index[2]), values + index[3]);
-    return _mm256_insertf128_pd(_mm256_castpd128_pd256(low), high, 1);
-}
-
-// The positions of bodies index[0..3] (xs: the Vec3 array's doubles), transposed into x, y and z.
-[[gnu::target("avx2"), gnu::always_inline]] inline void positions(const double* xs, const std::uint32_t* index,
-                                                                 __m256d& x, __m256d& y, __m256d& z) {
-    const double* const p0 = xs + 3 * std::size_t{index[0]};
-    const double* const p1 = xs + 3 * std::size_t{index[1]};
-    const double* const p2 = xs + 3 * std::size_t{index[2]};
-    const double* const p3 = xs + 3 * std::size_t{index[3]};
-    const __m256d xy02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p2), 1);
-    const __m256d xy13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p1)), _mm_loadu_pd(p3), 1);
-    x = _mm256_unpacklo_pd(xy02, xy13);
-    y = _mm256_unpackhi_pd(xy02, xy13);
-    const __m128d z01 = _mm_loadh_pd(_mm_load_sd(p0 + 2), p1 + 2);
-    const __m128d z23 = _mm_loadh_pd(_mm_load_sd(p2 + 2), p3 + 2);
-    z = _mm256_insertf128_pd(_mm256_castpd128_pd256(z01), z23, 1);
-}
-
 // A bit per 64-bit lane of *p that is zero.
 [[gnu::target("avx2"), gnu::always_inline]] inline std::uint32_t zeroLanes(const __m256i* p, __m256i zero) {
     return static_cast<std::uint32_t>(
@@ -327,10 +294,6 @@ struct BatchBaseline {
     static_assert(ContactLanes::kHistory == 3, "the history test loads three doubles an entry");
     std::uint64_t touching = 0, remembered = 0;
     const double* const xs = reinterpret_cast<const double*>(a.x);
-    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    const __m256d period_x = _mm256_set1_pd(a.image.period[0]);
-    const __m256d period_y = _mm256_set1_pd(a.image.period[1]);
-    const __m256d period_z = _mm256_set1_pd(a.image.period[2]);
     const __m256i zero = _mm256_setzero_si256();
     std::uint32_t e = 0;
     for (; e + 4 <= count; e += 4) {
@@ -343,14 +306,11 @@ struct BatchBaseline {
         const std::uint32_t* const i = a.owner + k;
         const std::uint32_t* const j = a.partner + k;
         __m256d xi, yi, zi, xj, yj, zj;
-        positions(xs, i, xi, yi, zi);
-        positions(xs, j, xj, yj, zj);
-        const __m256d ax = foldedSeparation(_mm256_sub_pd(xi, xj), period_x, magnitude);
-        const __m256d ay = foldedSeparation(_mm256_sub_pd(yi, yj), period_y, magnitude);
-        const __m256d az = foldedSeparation(_mm256_sub_pd(zi, zj), period_z, magnitude);
-        const __m256d rsq =
-            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ax, ax), _mm256_mul_pd(ay, ay)), _mm256_mul_pd(az, az));
-        const __m256d rsum = _mm256_add_pd(values(a.radius, i), values(a.radius, j));
+        avx2::positions(xs, i, xi, yi, zi);
+        avx2::positions(xs, j, xj, yj, zj);
+        const __m256d rsq = avx2::squaredDistance(_mm256_sub_pd(xi, xj), _mm256_sub_pd(yi, yj),
+                                                  _mm256_sub_pd(zi, zj), a.image.period);
+        const __m256d rsum = _mm256_add_pd(avx2::values(a.radius, i), avx2::values(a.radius, j));
         touching |= static_cast<std::uint64_t>(
                         _mm256_movemask_pd(_mm256_cmp_pd(rsq, _mm256_mul_pd(rsum, rsum), _CMP_LT_OQ)))
                     << e;
