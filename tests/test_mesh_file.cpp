@@ -420,6 +420,25 @@ TEST_CASE("unusable files throw InputError naming the file", "[mesh][errors]") {
         joined.replace(joined.find("\nend_header"), 1, " ");  // end_header not on its own line
         writeBytes(dir.file("h3.ply"), joined);
         loadError(dir.file("h3.ply"));
+        std::string two_formats = good;  // fuzzing: Assimp read the first (ascii), it looped on the body
+        two_formats.insert(good.find("element face"), "format binary_little_endian 1.0\n");
+        writeBytes(dir.file("h4.ply"), two_formats);
+        CHECK_THAT(loadError(dir.file("h4.ply")), Catch::Contains("a second 'format' line"));
+    }
+    SECTION("ASCII PLY bodies that disagree with the header (Assimp 5.2 looped on them)") {
+        // The body must hold each declared element on a line of its own with exactly the values its
+        // properties take; the first file is the one fuzzing found: its body ends before the faces.
+        const std::string header = "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+                                   "property float z\nelement face 4\nproperty list uchar int vertex_indices\nend_header\n";
+        writeBytes(dir.file("b1.ply"), header + "0 0 0\n1 0 0\n1 3\n318446744073709551616 0 3 2");
+        CHECK_THAT(loadError(dir.file("b1.ply")), Catch::Contains("vertex 2 (counting from 0): its line ends after 2 values"));
+        const std::string vertices = "0 0 0\n1 0 0\n0 1 0\n0 0 1\n";
+        writeBytes(dir.file("b2.ply"), header + vertices + "3 0 2 1\n3 0 1 3\n");
+        CHECK_THAT(loadError(dir.file("b2.ply")), Catch::Contains("ends after 2 of the 4 'face' elements"));
+        writeBytes(dir.file("b3.ply"), header + vertices + "3 0 2 1\n3 0 1 3\n3 0 3 2 7\n3 1 2 3\n");
+        CHECK_THAT(loadError(dir.file("b3.ply")), Catch::Contains("face 2 (counting from 0): its line holds 5 values"));
+        writeBytes(dir.file("b4.ply"), header + vertices + "3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n");
+        CHECK(loadMesh(dir.file("b4.ply")).mesh.triangles.size() == 4);  // the same tetrahedron, whole
     }
     SECTION("truncated binary STL") {
         writeBinaryStl(dir.file("whole.stl"), cube());

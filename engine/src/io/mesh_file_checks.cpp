@@ -127,6 +127,8 @@ PlyLayout checkPlyHeader(const std::string& path, std::uint64_t size) {
             return layout;
         }
         if (key == "format") {
+            // Assimp reads the first, this check the last: two could disagree on ascii or binary.
+            if (have_format) fail(number, "a second 'format' line");
             if (w.size() != 3 || (w[1] != "ascii" && w[1] != "binary_little_endian" &&
                                   w[1] != "binary_big_endian"))
                 fail(number, "expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
@@ -160,11 +162,13 @@ PlyLayout checkPlyHeader(const std::string& path, std::uint64_t size) {
     }
 }
 
-// In an ASCII body every list must hold the values its count announces. Assimp 5.2 believes the
-// count: a face claiming 2^64 vertices made it allocate and loop for minutes (found by fuzzing).
-// Like Assimp, one element per line (line ends \n, \r, \f and NUL; blank lines skipped), values
-// separated by spaces and tabs. Bodies that end early are left to Assimp, which reports them.
-void checkPlyAsciiLists(const std::string& path, const PlyLayout& layout) {
+// An ASCII body must hold every declared element, one per line, each line exactly the values its
+// properties take (a list: its length, then that many items). Assimp 5.2 trusts the header instead:
+// a face claiming 2^64 vertices, or a body that ended before its faces (it then took the last line
+// again for each face), made it allocate and loop for minutes (both found by fuzzing). Like
+// Assimp, line ends are \n, \r, \f and NUL, blank lines are skipped, values are separated by
+// spaces and tabs.
+void checkPlyAsciiBody(const std::string& path, const PlyLayout& layout) {
     std::ifstream in(path, std::ios::binary);
     in.seekg(static_cast<std::streamoff>(layout.body));
     const std::string body{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -178,16 +182,21 @@ void checkPlyAsciiLists(const std::string& path, const PlyLayout& layout) {
     };
     for (const PlyElement& element : layout.elements)
         for (std::uint64_t index = 0; index < element.count; ++index) {
-            if (at >= body.size()) return;
+            const std::string where = "PLY " + element.name + " " + std::to_string(index) + " (counting from 0): ";
             const std::vector<std::string_view> values = splitWords(nextLine());
+            if (values.empty())
+                throw InputError(path, "", "the PLY body ends after " + std::to_string(index) + " of the " +
+                                               std::to_string(element.count) + " '" + element.name +
+                                               "' elements the header declares (truncated?)");
             std::size_t next = 0;
             for (const bool list : element.list) {
-                if (next >= values.size()) break;
+                if (next >= values.size())
+                    throw InputError(path, "", where + "its line ends after " + std::to_string(values.size()) +
+                                                   " values, before all the element's properties");
                 if (!list) { ++next; continue; }
                 const std::string_view text = values[next++];
                 std::uint64_t length = 0;
                 const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), length);
-                const std::string where = "PLY " + element.name + " " + std::to_string(index) + ": ";
                 if (error != std::errc() || stop != text.data() + text.size())
                     throw InputError(path, "", where + "list length '" + std::string(text) + "' is not a whole number");
                 if (length > values.size() - next)
@@ -195,6 +204,9 @@ void checkPlyAsciiLists(const std::string& path, const PlyLayout& layout) {
                                                    std::to_string(values.size() - next));
                 next += static_cast<std::size_t>(length);
             }
+            if (next != values.size())
+                throw InputError(path, "", where + "its line holds " + std::to_string(values.size()) +
+                                               " values, but the element's properties take " + std::to_string(next));
         }
 }
 
@@ -221,7 +233,7 @@ void checkMeshFileUsable(const std::string& path) {
     if (ext == ".stl") checkBinaryStlSize(path, size);
     if (ext == ".ply") {
         const PlyLayout layout = checkPlyHeader(path, size);
-        if (layout.ascii) checkPlyAsciiLists(path, layout);
+        if (layout.ascii) checkPlyAsciiBody(path, layout);
     }
 }
 
