@@ -14,6 +14,7 @@
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/checkpoint.hpp"
 #include "grainlab/io/scene_file.hpp"
+#include "grainlab/plugin/tangential_spring.hpp"
 #include "restart_scene.hpp"
 #include "support.hpp"
 
@@ -63,6 +64,12 @@ void requireSameState(const Simulation& a, const Simulation& b) {
     }
 }
 
+// `sim` advanced by `steps` and saved to `file`.
+void stepAndSave(Simulation& sim, long steps, const fs::path& file) {
+    for (long k = 0; k < steps; ++k) sim.step();
+    writeCheckpoint(sim, file);
+}
+
 bool anyNonZero(const std::vector<double>& v) {
     for (const double x : v)
         if (x != 0.0) return true;
@@ -84,8 +91,7 @@ TEST_CASE("A run restarted from a checkpoint repeats the uninterrupted run bit f
 
     Simulation whole(scene, test::builtPlugins());
     Simulation first(scene, test::builtPlugins());
-    for (long k = 0; k < half; ++k) first.step();
-    writeCheckpoint(first, file);
+    stepAndSave(first, half, file);
     const long builds_at_half = first.state().pairs.builds;
     // The state saved is one worth testing: contacts with tangential history against grains and wall.
     REQUIRE(first.state().contacts > 0);
@@ -108,6 +114,51 @@ TEST_CASE("A run restarted from a checkpoint repeats the uninterrupted run bit f
     Simulation wrong = Simulation::fromCheckpoint(std::move(forgetful), test::builtPlugins());
     for (long k = half; k < total; ++k) wrong.step();
     CHECK_FALSE(sameBodies(whole.bodies(), wrong.bodies()));
+}
+
+TEST_CASE("A checkpoint with each pair in the row of its lower body, as saved before 2026-11-26, resumes the same run",
+          "[checkpoint]") {
+    // Determinism again: the restore turns the old rows round (each pair to its higher body, the
+    // tangential spring's displacement negated, which is exact), so the lists and the motion after it
+    // are those of the uninterrupted run, bit for bit.
+    Scene scene = restartScene("velocity-verlet", "hooke");
+    scene.spatial_sort = {1, 0};
+    const long half = 300, total = 600;
+    const fs::path file = scratch("old-rows") / "half.glc";
+    Simulation whole(scene, test::builtPlugins());
+    Simulation first(scene, test::builtPlugins());
+    stepAndSave(first, half, file);
+    REQUIRE(anyNonZero(first.state().pairs.history));
+
+    // The list as the earlier builds kept it: row i holds the partners j > i.
+    Checkpoint old = readCheckpoint(file);
+    NeighborList& list = old.state.pairs;
+    const std::size_t n = list.row_start.size() - 1, h = list.history_size;
+    std::vector<std::vector<std::pair<std::uint32_t, std::vector<double>>>> rows(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+            REQUIRE(list.partner[k] < i);
+            std::vector<double> history(list.history.begin() + k * h, list.history.begin() + (k + 1) * h);
+            reverseTangentialHistory(history.data());
+            rows[list.partner[k]].emplace_back(i, std::move(history));
+        }
+    list.partner.clear();
+    list.history.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        std::sort(rows[i].begin(), rows[i].end());
+        for (const auto& [j, history] : rows[i]) {
+            list.partner.push_back(j);
+            list.history.insert(list.history.end(), history.begin(), history.end());
+        }
+        list.row_start[i + 1] = static_cast<std::uint32_t>(list.partner.size());
+    }
+    list.owner.clear();
+
+    Simulation resumed = Simulation::fromCheckpoint(std::move(old), test::builtPlugins());
+    requireSameState(first, resumed);
+    for (long k = 0; k < total; ++k) whole.step();
+    for (long k = half; k < total; ++k) resumed.step();
+    requireSameState(whole, resumed);
 }
 
 TEST_CASE("A checkpoint keeps plugin choices, parameters and the time step", "[checkpoint]") {

@@ -1,6 +1,6 @@
 // The Verlet list against its definition, checked pair by pair with a search over all pairs: every
 // pair of spheres whose nearest-image gap is under the skin (and not both frozen) is listed exactly
-// once, in the row of its lower index, rows sorted by partner, and no other pair is. Geometry is the
+// once, in the row of its higher index, rows sorted by partner, and no other pair is. Geometry is the
 // whole truth here, so any stencil shortcut (runs of cells, faces of the grid, periodic axes of
 // under three cells) must reproduce it.
 #include <algorithm>
@@ -50,8 +50,8 @@ void checkAgainstAllPairs(const Bodies& b, const PeriodicBox& box, double skin, 
     for (std::uint32_t i = 0; i < b.size(); ++i) {
         REQUIRE(std::is_sorted(list.partner.begin() + list.row_start[i], list.partner.begin() + list.row_start[i + 1]));
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
-            REQUIRE(list.partner[k] > i);
-            REQUIRE(listed.insert({i, list.partner[k]}).second);  // listed once
+            REQUIRE(list.partner[k] < i);
+            REQUIRE(listed.insert({list.partner[k], i}).second);  // listed once
         }
     }
     CHECK(listed == pairsWithin(b, box, skin));

@@ -135,7 +135,7 @@ StencilRuns stencilRuns(const CellGrid& grid, const PeriodicBox& box, std::uint3
     return runs;
 }
 
-// Each thread collects the rows of its body range (partners within r_i + r_j + skin, j > i, sorted),
+// Each thread collects the rows of its body range (partners within r_i + r_j + skin, j < i, sorted),
 // to be joined in thread order. The cell grid lives only here: gone before the new list is allocated.
 struct CollectedRows {
     std::vector<std::vector<std::uint32_t>> partners;  // per thread
@@ -161,7 +161,7 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
                 if (row.size() < runs.bodies) row.resize(runs.bodies);
             }
             // Every candidate is written and the count advanced only for kept ones: about half the
-            // candidates fail j > i and most of the rest the distance, in no predictable order, and
+            // candidates fail j < i and most of the rest the distance, in no predictable order, and
             // a branch per test cost more than the tests.
             const Vec3 xi = bodies.position[i];
             const double ri = bodies.radius[i];
@@ -173,7 +173,7 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
                     const double range = ri + bodies.radius[j] + skin;
                     const bool near = image.squaredDistance(xi - bodies.position[j]) < range * range;
                     row[kept] = j;
-                    kept += static_cast<std::size_t>(near & (j > i) & !(frozen_i & (bodies.frozen[j] != 0)));
+                    kept += static_cast<std::size_t>(near & (j < i) & !(frozen_i & (bodies.frozen[j] != 0)));
                 }
             }
             std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));

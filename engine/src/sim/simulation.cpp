@@ -178,6 +178,7 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
                              std::to_string(h));
     for (const WallContact& c : state_.wall_contacts)
         if (c.body >= n) throw InputError(checkpoint_file, "walls/contact_ids", "a wall contact names a body that does not exist");
+    orientPairRows(state_.pairs, *contact_model_);  // a file from before the rows' order changed
     walls_.setup(scene_);
     if (!walls_.restoreCandidates(std::move(extras.wall_candidates), n))
         throw InputError(checkpoint_file, "walls/candidates", "the saved wall candidates do not fit the scene's meshes");

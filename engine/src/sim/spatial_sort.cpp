@@ -36,7 +36,7 @@ void reorderBodies(Bodies& b, const std::vector<std::uint32_t>& order) {
     permute(b.angular_velocity, order); permute(b.force, order); permute(b.torque, order); permute(b.image, order);
 }
 
-// Each pair moves to the row of its lower new index; rows stay sorted by partner.
+// Each pair moves to the row of its higher new index (neighbor_list.hpp); rows stay sorted by partner.
 void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_old, const ContactModel& model) {
     const std::size_t n = new_of_old.size();
     if (list.row_start.size() != n + 1) return;
@@ -47,7 +47,7 @@ void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_
     for (std::size_t i = 0; i < n; ++i)
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             const std::uint32_t a = new_of_old[i], b = new_of_old[list.partner[k]];
-            entries.push_back({std::min(a, b), std::max(a, b), k, b < a});
+            entries.push_back({std::max(a, b), std::min(a, b), k, b > a});
         }
     std::sort(entries.begin(), entries.end(),
               [](const Entry& x, const Entry& y) { return x.row != y.row ? x.row < y.row : x.partner < y.partner; });
@@ -117,6 +117,17 @@ std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox&
     std::sort(keys.begin(), keys.end());
     for (std::size_t k = 0; k < n; ++k) order[k] = keys[k].second;
     return order;
+}
+
+void orientPairRows(NeighborList& list, const ContactModel& model) {
+    const std::size_t n = list.row_start.empty() ? 0 : list.row_start.size() - 1;
+    bool oriented = true;
+    for (std::size_t i = 0; i < n && oriented; ++i)
+        for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) oriented = oriented && list.partner[k] < i;
+    if (oriented) return;
+    std::vector<std::uint32_t> same(n);
+    for (std::size_t i = 0; i < n; ++i) same[i] = static_cast<std::uint32_t>(i);
+    renumberPairs(list, same, model);
 }
 
 void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model) {

@@ -1,7 +1,14 @@
 #pragma once
-// Verlet list of sphere pairs within r_i + r_j + skin, each pair stored once in the row of its lower
+// Verlet list of sphere pairs within r_i + r_j + skin, each pair stored once in the row of its higher
 // body index, rows sorted by partner. Each entry carries the contact model's history slots, which
 // survive a rebuild by merging old and new rows.
+//
+// Why the higher: the pair loop goes through the rows in body order, so a row's partners are bodies
+// whose own rows it has just passed, their data still in the cache. With the partner after the
+// row (as before 2026-11-26), one partner in seven lay more than 1,000 bodies ahead, not touched since
+// the previous pass over all bodies: at 1,024,000 spheres those came from memory, and one thread ran
+// 11-15% slower (docs/performance.md). Checkpoints written before keep the old rows; orientPairRows
+// (spatial_sort.hpp) turns them round on restore.
 #include <cstdint>
 #include <vector>
 

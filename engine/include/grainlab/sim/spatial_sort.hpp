@@ -11,6 +11,7 @@ namespace grainlab {
 
 struct State;
 struct Bodies;
+struct NeighborList;
 class ContactModel;
 
 // order[new] = old: bodies by the Morton code of their cell (edge `cell`), ties by index.
@@ -20,5 +21,9 @@ std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox&
 // where a pair's bodies exchange roles) and the wall contacts (with their history) by `order`.
 // Feature contacts (polyhedra) are not renumbered: callers sort only scenes without them.
 void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model);
+
+// Moves every pair listed in the row of its lower index (lists saved before 2026-11-26) to the row
+// of its higher, its history turned round by `model`; a list already so is left as it is.
+void orientPairRows(NeighborList& list, const ContactModel& model);
 
 }  // namespace grainlab
