@@ -182,7 +182,8 @@ void checkPlyAsciiBody(const std::string& path, const PlyLayout& layout) {
     };
     for (const PlyElement& element : layout.elements)
         for (std::uint64_t index = 0; index < element.count; ++index) {
-            const std::string where = "PLY " + element.name + " " + std::to_string(index) + " (counting from 0): ";
+            // Built only for a message: a body of a million vertices would build a million.
+            const auto where = [&] { return "PLY " + element.name + " " + std::to_string(index) + " (counting from 0): "; };
             const std::vector<std::string_view> values = splitWords(nextLine());
             if (values.empty())
                 throw InputError(path, "", "the PLY body ends after " + std::to_string(index) + " of the " +
@@ -191,21 +192,21 @@ void checkPlyAsciiBody(const std::string& path, const PlyLayout& layout) {
             std::size_t next = 0;
             for (const bool list : element.list) {
                 if (next >= values.size())
-                    throw InputError(path, "", where + "its line ends after " + std::to_string(values.size()) +
+                    throw InputError(path, "", where() + "its line ends after " + std::to_string(values.size()) +
                                                    " values, before all the element's properties");
                 if (!list) { ++next; continue; }
                 const std::string_view text = values[next++];
                 std::uint64_t length = 0;
                 const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), length);
                 if (error != std::errc() || stop != text.data() + text.size())
-                    throw InputError(path, "", where + "list length '" + std::string(text) + "' is not a whole number");
+                    throw InputError(path, "", where() + "list length '" + std::string(text) + "' is not a whole number");
                 if (length > values.size() - next)
-                    throw InputError(path, "", where + "a list of " + std::string(text) + " values, but its line holds only " +
+                    throw InputError(path, "", where() + "a list of " + std::string(text) + " values, but its line holds only " +
                                                    std::to_string(values.size() - next));
                 next += static_cast<std::size_t>(length);
             }
             if (next != values.size())
-                throw InputError(path, "", where + "its line holds " + std::to_string(values.size()) +
+                throw InputError(path, "", where() + "its line holds " + std::to_string(values.size()) +
                                                " values, but the element's properties take " + std::to_string(next));
         }
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 
 #include "grainlab/core/parallel.hpp"
@@ -208,9 +207,7 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
         for (std::size_t i = begin; i < end; ++i) {
             for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
                 const double* history = list.history.data() + std::size_t{k} * h;
-                std::uint64_t bits = 0;
-                for (std::size_t s = 0; s < h; ++s) bits |= std::bit_cast<std::uint64_t>(history[s]);
-                if (bits == 0) continue;
+                if (!historyHeld(history, h)) continue;
                 part.partner.push_back(list.partner[k]);
                 part.history.insert(part.history.end(), history, history + h);
             }

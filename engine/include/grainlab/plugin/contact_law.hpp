@@ -249,11 +249,7 @@ constexpr std::uint32_t kPositionsAhead = 32;
         const double rsq = entrySeparation(a, i, j, ex, ey, ez);
         const double rsum = a.radius[i] + a.radius[j];
         masks.touching |= std::uint64_t{rsq < rsum * rsum} << e;
-        // History tested on its bits: a -0.0 is written over with +0.0, the same history.
-        const double* history = a.history + std::size_t{k} * history_size;
-        std::uint64_t bits = 0;
-        for (std::size_t h = 0; h < history_size; ++h) bits |= std::bit_cast<std::uint64_t>(history[h]);
-        masks.remembered |= std::uint64_t{bits != 0} << e;
+        masks.remembered |= std::uint64_t{historyHeld(a.history + std::size_t{k} * history_size, history_size)} << e;
     }
 }
 
