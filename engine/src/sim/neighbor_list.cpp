@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "grainlab/core/huge_pages.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/state/bodies.hpp"
 
@@ -235,10 +236,11 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     NeighborList next;
     next.history_size = history_size;
     next.builds = list.builds + 1;
+    reserveOnHugePages(next.row_start, n + 1);
     next.row_start.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) next.row_start[i + 1] = next.row_start[i] + rows.length[i];
     std::vector<std::uint32_t>().swap(rows.length);
-    next.partner.reserve(next.row_start[n]);
+    reserveOnHugePages(next.partner, next.row_start[n]);
     for (auto& part : rows.partners) {
         next.partner.insert(next.partner.end(), part.begin(), part.end());
         std::vector<std::uint32_t>().swap(part);
@@ -251,6 +253,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     const RememberedPairs remembered = carry ? rememberedPairs(list, carried, thread_count) : RememberedPairs{};
     std::vector<std::uint32_t>().swap(list.partner);
     std::vector<double>().swap(list.history);
+    reserveOnHugePages(next.history, next.partner.size() * history_size);
     next.history.assign(next.partner.size() * history_size, 0.0);
 
     // Carry history over: both rows are sorted by partner, so a merge finds the common pairs.
@@ -277,6 +280,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
             }
         });
     }
+    reserveOnHugePages(next.position_at_build, n);
     next.position_at_build = bodies.position;
     list = std::move(next);
     // Here, into the memory the old list just gave back: indexed later (by the pair loop, on
@@ -287,6 +291,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
 
 void indexOwners(NeighborList& list, int threads) {
     const std::size_t n = list.row_start.empty() ? 0 : list.row_start.size() - 1;
+    reserveOnHugePages(list.owner, list.partner.size());
     list.owner.resize(list.partner.size());
     parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i)
@@ -297,6 +302,7 @@ void indexOwners(NeighborList& list, int threads) {
 
 void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads) {
     const std::size_t n = bodies.radius.size();
+    reserveOnHugePages(list.work_before, n + 1);
     list.work_before.assign(n + 1, 0.0);
     if (list.row_start.size() != n + 1 || list.position_at_build.size() != n) return;
     const std::vector<Vec3>& x = list.position_at_build;

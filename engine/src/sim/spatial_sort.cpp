@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "grainlab/core/huge_pages.hpp"
 #include "grainlab/sim/simulation.hpp"
 
 namespace grainlab {
@@ -24,7 +25,7 @@ template <class T>
 void permute(std::vector<T>& values, const std::vector<std::uint32_t>& order) {
     if (values.size() != order.size()) return;  // e.g. forces not sized yet
     std::vector<T> out;
-    out.reserve(values.size());
+    reserveOnHugePages(out, values.size());
     for (const std::uint32_t old : order) out.push_back(values[old]);
     values = std::move(out);
 }
@@ -51,8 +52,14 @@ void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_
         }
     std::sort(entries.begin(), entries.end(),
               [](const Entry& x, const Entry& y) { return x.row != y.row ? x.row < y.row : x.partner < y.partner; });
-    std::vector<std::uint32_t> row_start(n + 1, 0), partner(entries.size());
-    std::vector<double> history(entries.size() * h);
+    std::vector<std::uint32_t> row_start, partner;
+    std::vector<double> history;
+    reserveOnHugePages(row_start, n + 1);
+    reserveOnHugePages(partner, entries.size());
+    reserveOnHugePages(history, entries.size() * h);
+    row_start.assign(n + 1, 0);
+    partner.resize(entries.size());
+    history.resize(entries.size() * h);
     for (std::size_t e = 0; e < entries.size(); ++e) {
         ++row_start[entries[e].row + 1];
         partner[e] = entries[e].partner;

@@ -1,14 +1,20 @@
 #include "grainlab/state/bodies.hpp"
 
+#include "grainlab/core/huge_pages.hpp"
+
 namespace grainlab {
 
 void Bodies::reserve(std::size_t n) {
-    id.reserve(n); shape.reserve(n); material.reserve(n); radius.reserve(n);
-    mass.reserve(n); inv_mass.reserve(n); inertia.reserve(n); inv_inertia.reserve(n); frozen.reserve(n);
-    position.reserve(n); orientation.reserve(n); velocity.reserve(n); angular_velocity.reserve(n); image.reserve(n);
+    reserveOnHugePages(id, n); reserveOnHugePages(shape, n); reserveOnHugePages(material, n);
+    reserveOnHugePages(radius, n); reserveOnHugePages(mass, n); reserveOnHugePages(inv_mass, n);
+    reserveOnHugePages(inertia, n); reserveOnHugePages(inv_inertia, n); reserveOnHugePages(frozen, n);
+    reserveOnHugePages(position, n); reserveOnHugePages(orientation, n); reserveOnHugePages(velocity, n);
+    reserveOnHugePages(angular_velocity, n); reserveOnHugePages(image, n);
 }
 
 void Bodies::resizeDynamics() {
+    reserveOnHugePages(force, position.size());
+    reserveOnHugePages(torque, position.size());
     force.assign(position.size(), Vec3::Zero());
     torque.assign(position.size(), Vec3::Zero());
 }
