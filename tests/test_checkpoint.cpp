@@ -44,6 +44,9 @@ bool sameBodies(const Bodies& a, const Bodies& b) {
     return true;
 }
 
+// The pairs' history, a value per entry (zero where none is held), as a checkpoint lays it out.
+std::vector<double> pairHistory(const State& s) { return s.pairs.history.dense(s.pairs.entries()); }
+
 void requireSameState(const Simulation& a, const Simulation& b) {
     const State& x = a.state();
     const State& y = b.state();
@@ -54,7 +57,8 @@ void requireSameState(const Simulation& a, const Simulation& b) {
     CHECK(x.contacts == y.contacts);
     CHECK(sameBodies(x.bodies, y.bodies));
     CHECK(x.pairs.partner == y.pairs.partner);
-    CHECK(x.pairs.history == y.pairs.history);
+    CHECK(x.pairs.history.size == y.pairs.history.size);
+    CHECK(pairHistory(x) == pairHistory(y));
     CHECK(x.pairs.builds == y.pairs.builds);
     CHECK(x.wall_history == y.wall_history);
     REQUIRE(x.wall_contacts.size() == y.wall_contacts.size());
@@ -96,7 +100,7 @@ TEST_CASE("A run restarted from a checkpoint repeats the uninterrupted run bit f
     // The state saved is one worth testing: contacts with tangential history against grains and wall.
     REQUIRE(first.state().contacts > 0);
     REQUIRE(!first.state().wall_contacts.empty());
-    REQUIRE(anyNonZero(first.state().pairs.history));
+    REQUIRE(anyNonZero(pairHistory(first.state())));
     REQUIRE(anyNonZero(first.state().wall_history));
     if (sort_every > 0) REQUIRE_FALSE(std::is_sorted(first.bodies().id.begin(), first.bodies().id.end()));
 
@@ -110,7 +114,7 @@ TEST_CASE("A run restarted from a checkpoint repeats the uninterrupted run bit f
 
     // Control: a restart that loses the contact history ends somewhere else.
     Checkpoint forgetful = readCheckpoint(file);
-    std::fill(forgetful.state.pairs.history.begin(), forgetful.state.pairs.history.end(), 0.0);
+    forgetful.state.pairs.history.clear();
     Simulation wrong = Simulation::fromCheckpoint(std::move(forgetful), test::builtPlugins());
     for (long k = half; k < total; ++k) wrong.step();
     CHECK_FALSE(sameBodies(whole.bodies(), wrong.bodies()));
@@ -128,30 +132,32 @@ TEST_CASE("A checkpoint with each pair in the row of its lower body, as saved be
     Simulation whole(scene, test::builtPlugins());
     Simulation first(scene, test::builtPlugins());
     stepAndSave(first, half, file);
-    REQUIRE(anyNonZero(first.state().pairs.history));
+    REQUIRE(anyNonZero(pairHistory(first.state())));
 
     // The list as the earlier builds kept it: row i holds the partners j > i.
     Checkpoint old = readCheckpoint(file);
     NeighborList& list = old.state.pairs;
-    const std::size_t n = list.row_start.size() - 1, h = list.history_size;
+    const std::size_t n = list.row_start.size() - 1, h = list.history.size;
+    const std::vector<double> saved_history = list.history.dense(list.entries());
     std::vector<std::vector<std::pair<std::uint32_t, std::vector<double>>>> rows(n);
     for (std::uint32_t i = 0; i < n; ++i)
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             REQUIRE(list.partner[k] < i);
-            std::vector<double> history(list.history.begin() + k * h, list.history.begin() + (k + 1) * h);
+            std::vector<double> history(saved_history.begin() + k * h, saved_history.begin() + (k + 1) * h);
             reverseTangentialHistory(history.data());
             rows[list.partner[k]].emplace_back(i, std::move(history));
         }
     list.partner.clear();
-    list.history.clear();
+    std::vector<double> old_history;
     for (std::uint32_t i = 0; i < n; ++i) {
         std::sort(rows[i].begin(), rows[i].end());
         for (const auto& [j, history] : rows[i]) {
             list.partner.push_back(j);
-            list.history.insert(list.history.end(), history.begin(), history.end());
+            old_history.insert(old_history.end(), history.begin(), history.end());
         }
         list.row_start[i + 1] = static_cast<std::uint32_t>(list.partner.size());
     }
+    list.history = PairHistory::fromDense(old_history, h);
     list.owner.clear();
 
     Simulation resumed = Simulation::fromCheckpoint(std::move(old), test::builtPlugins());

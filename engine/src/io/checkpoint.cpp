@@ -156,11 +156,12 @@ Bodies readBodies(const sections::Reader& r, std::size_t n, const Scene& scene, 
 
 NeighborList readNeighbors(const sections::Reader& r, const Header& h, std::size_t n, const std::string& file) {
     NeighborList list;
-    list.history_size = static_cast<std::size_t>(h.integer("/neighbors/history_size"));
+    const auto history_size = static_cast<std::size_t>(h.integer("/neighbors/history_size"));
     list.builds = h.integer("/neighbors/builds");
     list.row_start = r.get<std::uint32_t>("neighbors/row_start", static_cast<std::int64_t>(n + 1));
     list.partner = r.get<std::uint32_t>("neighbors/partner");
-    list.history = r.get<double>("neighbors/history", static_cast<std::int64_t>(list.partner.size() * list.history_size));
+    list.history = PairHistory::fromDense(
+        r.get<double>("neighbors/history", static_cast<std::int64_t>(list.partner.size() * history_size)), history_size);
     list.position_at_build = r.vectors("neighbors/position_at_build", static_cast<std::int64_t>(n));
     if (list.row_start.front() != 0 || list.row_start.back() != list.partner.size())
         throw InputError(file, "neighbors/row_start", "rows do not cover the partner list");
@@ -312,7 +313,7 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
 
     w.add("neighbors/row_start", s.pairs.row_start);
     w.add("neighbors/partner", s.pairs.partner);
-    w.add("neighbors/history", s.pairs.history);
+    w.add("neighbors/history", s.pairs.history.dense(s.pairs.entries()));
     w.addVectors("neighbors/position_at_build", s.pairs.position_at_build);
 
     const auto& wc = s.wall_contacts;
@@ -362,7 +363,7 @@ void writeCheckpoint(const Simulation& sim, const std::filesystem::path& path, c
                    {"contacts", s.contacts},
                    {"threads", sim.threads()},
                    {"forces_current", extras.forces_current},
-                   {"neighbors", {{"history_size", s.pairs.history_size}, {"builds", s.pairs.builds}}},
+                   {"neighbors", {{"history_size", s.pairs.history.size}, {"builds", s.pairs.builds}}},
                    {"polyhedral", {{"history_size", s.polyhedral.history_size}, {"flipped", s.polyhedral.flipped}}},
                    {"output", nlohmann::ordered_json(progressJson(output))},
                    {"sections", nlohmann::ordered_json(w.table())}};

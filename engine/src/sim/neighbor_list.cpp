@@ -185,8 +185,8 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     return rows;
 }
 
-// The entries of the first `rows` rows whose history is not zero (in its bits), in parts of
-// consecutive rows, one collected by each thread.
+// The entries of the first `rows` rows that hold a history, in parts of consecutive rows, one
+// collected by each thread.
 struct RememberedPairs {
     struct Part {
         std::size_t first_row = 0;
@@ -198,22 +198,20 @@ struct RememberedPairs {
 };
 
 RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int threads) {
-    const std::size_t h = list.history_size;
+    const std::size_t h = list.history.size;
     RememberedPairs kept;
     kept.parts.resize(static_cast<std::size_t>(threads));
     parallelRanges(rows, threads, [&](int t, std::size_t begin, std::size_t end) {
         RememberedPairs::Part& part = kept.parts[static_cast<std::size_t>(t)];
         part.first_row = begin;
         part.row_end.reserve(end - begin);
-        for (std::size_t i = begin; i < end; ++i) {
-            for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
-                const double* history = list.history.data() + std::size_t{k} * h;
-                if (!historyHeld(history, h)) continue;
-                part.partner.push_back(list.partner[k]);
-                part.history.insert(part.history.end(), history, history + h);
-            }
-            part.row_end.push_back(static_cast<std::uint32_t>(part.partner.size()));
-        }
+        std::size_t i = begin;  // the row of the entries held next
+        list.history.forEachHeld(list.row_start[begin], list.row_start[end], [&](std::uint32_t k, const double* history) {
+            for (; list.row_start[i + 1] <= k; ++i) part.row_end.push_back(static_cast<std::uint32_t>(part.partner.size()));
+            part.partner.push_back(list.partner[k]);
+            part.history.insert(part.history.end(), history, history + h);
+        });
+        for (; i < end; ++i) part.row_end.push_back(static_cast<std::uint32_t>(part.partner.size()));
     });
     return kept;
 }
@@ -234,7 +232,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     CollectedRows rows = collectRows(bodies, box, skin, thread_count);
 
     NeighborList next;
-    next.history_size = history_size;
+    next.history.size = history_size;
     next.builds = list.builds + 1;
     reserveOnHugePages(next.row_start, n + 1);
     next.row_start.assign(n + 1, 0);
@@ -245,21 +243,21 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
         next.partner.insert(next.partner.end(), part.begin(), part.end());
         std::vector<std::uint32_t>().swap(part);
     }
-    // The old pairs with a history are kept apart and the rest of the old list released before
-    // the new history is allocated: the two histories side by side were a run's peak (83 MB above
-    // the steps' at 1,024,000 spheres), and only the pairs that touched have one.
+    // The old pairs with a history are kept apart, by row, and the rest of the old list released
+    // before the merge.
     const std::size_t carried = list.row_start.empty() ? 0 : std::min(n, list.row_start.size() - 1);
-    const bool carry = list.history_size == history_size && history_size > 0 && carried > 0;
+    const bool carry = list.history.size == history_size && history_size > 0 && carried > 0;
     const RememberedPairs remembered = carry ? rememberedPairs(list, carried, thread_count) : RememberedPairs{};
     std::vector<std::uint32_t>().swap(list.partner);
-    std::vector<double>().swap(list.history);
-    reserveOnHugePages(next.history, next.partner.size() * history_size);
-    next.history.assign(next.partner.size() * history_size, 0.0);
+    list.history = PairHistory{};
 
     // Carry history over: both rows are sorted by partner, so a merge finds the common pairs.
     // Bodies appended since the last build only add rows; earlier rows keep their indices.
     if (carry) {
-        parallelRanges(carried, thread_count, [&](int, std::size_t begin, std::size_t end) {
+        next.history.parts.resize(static_cast<std::size_t>(thread_count));
+        parallelRanges(carried, thread_count, [&](int t, std::size_t begin, std::size_t end) {
+            PairHistoryPart& held = next.history.parts[static_cast<std::size_t>(t)];
+            held.reset(next.row_start[begin], next.row_start[end]);
             std::size_t p = 0;  // the part holding row i (parts in row order; a thread's may be empty)
             for (std::size_t i = begin; i < end; ++i) {
                 while (i >= remembered.parts[p].first_row + remembered.parts[p].row_end.size()) ++p;
@@ -271,8 +269,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
                     if (part.partner[a] < next.partner[b]) ++a;
                     else if (next.partner[b] < part.partner[a]) ++b;
                     else {
-                        std::copy_n(part.history.data() + std::size_t{a} * history_size, history_size,
-                                    next.history.data() + std::size_t{b} * history_size);
+                        held.hold(b, part.history.data() + std::size_t{a} * history_size, history_size);
                         ++a;
                         ++b;
                     }

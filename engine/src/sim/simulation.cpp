@@ -171,9 +171,9 @@ Simulation::Simulation(Scene scene, const PluginRegistry& registry, State state,
     const std::size_t h = contact_model_->historySize();
     // Contact dynamics keeps wall contacts without tangential history: only penalty runs must match.
     const bool wall_history_fits = scene_.solver || state_.wall_history.size() == state_.wall_contacts.size() * h;
-    if (state_.pairs.history_size != h || state_.pairs.history.size() != state_.pairs.entries() * h || !wall_history_fits)
+    if (state_.pairs.history.size != h || !wall_history_fits)
         throw InputError(checkpoint_file, "neighbors/history",
-                         "the saved contact history has " + std::to_string(state_.pairs.history_size) +
+                         "the saved contact history has " + std::to_string(state_.pairs.history.size) +
                              " values per contact, contact model '" + contact_model_.name() + "' now uses " +
                              std::to_string(h));
     for (const WallContact& c : state_.wall_contacts)
@@ -267,8 +267,8 @@ void Simulation::setContactModel(const PluginChoice& choice) {
     auto model = registry_.createContactModel(choice);
     checkIntegratorFits(*integrator_, integrator_.name(), *model, model.name(), material_pairs_, scene_.source_file);
     if (model->historySize() != contact_model_->historySize()) {
-        state_.pairs.history_size = model->historySize();
-        state_.pairs.history.assign(state_.pairs.entries() * model->historySize(), 0.0);
+        state_.pairs.history = PairHistory{};
+        state_.pairs.history.size = model->historySize();
         state_.wall_history.clear();
     }
     const double old_range = state_.polyhedral.range;

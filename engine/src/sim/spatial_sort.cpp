@@ -41,31 +41,43 @@ void reorderBodies(Bodies& b, const std::vector<std::uint32_t>& order) {
 void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_old, const ContactModel& model) {
     const std::size_t n = new_of_old.size();
     if (list.row_start.size() != n + 1) return;
-    const std::size_t h = list.history_size;
-    struct Entry { std::uint32_t row, partner, old_entry; bool swapped; };
+    const std::size_t h = list.history.size;
+    // held: the entry's number among those holding a history, or kNone.
+    constexpr std::uint32_t kNone = ~std::uint32_t{0};
+    struct Entry { std::uint32_t row, partner, held; bool swapped; };
     std::vector<Entry> entries;
+    std::vector<std::uint32_t> held_entries;
+    std::vector<const double*> held_values;
+    list.history.forEachHeld(0, static_cast<std::uint32_t>(list.entries()), [&](std::uint32_t k, const double* v) {
+        held_entries.push_back(k);
+        held_values.push_back(v);
+    });
     entries.reserve(list.entries());
+    std::uint32_t next_held = 0;
     for (std::size_t i = 0; i < n; ++i)
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
             const std::uint32_t a = new_of_old[i], b = new_of_old[list.partner[k]];
-            entries.push_back({std::max(a, b), std::min(a, b), k, b > a});
+            const bool held = next_held < held_entries.size() && held_entries[next_held] == k;
+            entries.push_back({std::max(a, b), std::min(a, b), held ? next_held++ : kNone, b > a});
         }
     std::sort(entries.begin(), entries.end(),
               [](const Entry& x, const Entry& y) { return x.row != y.row ? x.row < y.row : x.partner < y.partner; });
     std::vector<std::uint32_t> row_start, partner;
-    std::vector<double> history;
     reserveOnHugePages(row_start, n + 1);
     reserveOnHugePages(partner, entries.size());
-    reserveOnHugePages(history, entries.size() * h);
     row_start.assign(n + 1, 0);
     partner.resize(entries.size());
-    history.resize(entries.size() * h);
+    PairHistory history;
+    history.size = h;
+    PairHistoryPart& held = history.parts.emplace_back();
+    held.reset(0, static_cast<std::uint32_t>(entries.size()));
+    held.room(held_values.size() * h);
     for (std::size_t e = 0; e < entries.size(); ++e) {
         ++row_start[entries[e].row + 1];
         partner[e] = entries[e].partner;
-        double* moved = history.data() + e * h;
-        std::copy_n(list.history.data() + std::size_t{entries[e].old_entry} * h, h, moved);
-        if (h > 0 && entries[e].swapped) model.swapHistoryRoles(moved);
+        if (entries[e].held == kNone) continue;
+        held.hold(static_cast<std::uint32_t>(e), held_values[entries[e].held], h);
+        if (entries[e].swapped) model.swapHistoryRoles(held.values.data() + held.used - h);
     }
     for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
     list.row_start = std::move(row_start);
@@ -142,7 +154,7 @@ void reorderState(State& state, const std::vector<std::uint32_t>& order, const C
     for (std::size_t k = 0; k < order.size(); ++k) new_of_old[order[k]] = static_cast<std::uint32_t>(k);
     reorderBodies(state.bodies, order);
     renumberPairs(state.pairs, new_of_old, model);
-    renumberWallContacts(state.wall_contacts, state.wall_history, state.pairs.history_size, new_of_old);
+    renumberWallContacts(state.wall_contacts, state.wall_history, state.pairs.history.size, new_of_old);
 }
 
 }  // namespace grainlab

@@ -41,10 +41,12 @@ struct RangeTally {
 // tests (86% of the chute's entries are apart) and their mispredicted branches.
 struct TouchingBatch {
     static constexpr std::size_t kCapacity = ContactLanes::kCapacity;
-    std::uint32_t body[kCapacity], partner[kCapacity], entry[kCapacity];
+    std::uint32_t body[kCapacity], partner[kCapacity];
+    std::size_t slot[kCapacity];  // where each pair's history is, in `history`
     double sx[kCapacity], sy[kCapacity], sz[kCapacity];  // x_body - x_partner, nearest image
     double distance_squared[kCapacity];
     std::size_t size = 0;
+    double* history = nullptr;  // the range's new history values (set before each call of the law)
 };
 
 // The two sides of each lane's contact, gathered for the vector loops: a's velocity, spin and
@@ -108,7 +110,7 @@ template <class Law>
     const double* radius = bodies.radius.data();
     const double* inv_mass = bodies.inv_mass.data();
     const std::uint32_t* material = bodies.material.data();
-    double* const history_base = ctx.pairs.history.data();
+    double* const history_base = batch.history;
     constexpr std::size_t history_size = ContactLanes::kHistory;
     const std::size_t n = batch.size;
     L.dt = ctx.dt;
@@ -121,7 +123,7 @@ template <class Law>
         S.inv_mass_a[c] = inv_mass[i];
         S.inv_mass_b[c] = inv_mass[j];
         L.properties[c] = &ctx.materials(material[i], material[j]);
-        const double* history = history_base + std::size_t{batch.entry[c]} * history_size;
+        const double* history = history_base + batch.slot[c];
         for (std::size_t h = 0; h < history_size; ++h) L.history[h][c] = history[h];
     }
     for (std::size_t c = 0; c < n; ++c) {
@@ -143,7 +145,7 @@ template <class Law>
         acc.add(j, -force, Vec3(S.torque_bx[c], S.torque_by[c], S.torque_bz[c]));
         tally.elastic_energy += L.elastic_energy[c];
         tally.dissipated += L.dissipated[c];
-        double* history = history_base + std::size_t{batch.entry[c]} * history_size;
+        double* history = history_base + batch.slot[c];
         for (std::size_t h = 0; h < history_size; ++h) history[h] = L.history[h][c];
         if (ctx.record) {
             const Vec3 normal(L.nx[c], L.ny[c], L.nz[c]);
@@ -201,22 +203,15 @@ template <class Law>
     }
 }
 
-// What the distance pass reads of each list entry: its body (`owner`), its partner, their positions
-// and radii, and its history, which tells a pair that has just come apart from one long apart.
+// What the distance pass reads of each list entry: its body (`owner`), its partner, and their
+// positions and radii.
 struct EntryArrays {
     const std::uint32_t* owner;
     const std::uint32_t* partner;
     std::uint32_t partner_end;
     const Vec3* x;
     const double* radius;
-    const double* history;
     NearestImage image;
-};
-
-// A chunk's two masks: bit e for the entry chunk + e that touches, and for the one whose history
-// is not zero.
-struct ChunkMasks {
-    std::uint64_t touching = 0, remembered = 0;
 };
 
 // Partners' positions are fetched this many entries ahead: partners are scattered through the
@@ -234,10 +229,10 @@ constexpr std::uint32_t kPositionsAhead = 32;
     return ax * ax + ay * ay + az * az;
 }
 
-// Entries [chunk + from, chunk + count) tested one by one, into bits `from` to `count` - 1.
+// Entries [chunk + from, chunk + count) tested one by one, into bits `from` to `count` - 1 of the
+// mask of those that touch.
 [[gnu::always_inline]] inline void classifyEntries(const EntryArrays& a, std::uint32_t chunk, std::uint32_t from,
-                                                   std::uint32_t count, ChunkMasks& masks) {
-    constexpr std::size_t history_size = ContactLanes::kHistory;
+                                                   std::uint32_t count, std::uint64_t& touching) {
     for (std::uint32_t e = from; e < count; ++e) {
         const std::uint32_t k = chunk + e;
         const std::uint32_t i = a.owner[k], j = a.partner[k];
@@ -248,8 +243,7 @@ constexpr std::uint32_t kPositionsAhead = 32;
         double ex, ey, ez;
         const double rsq = entrySeparation(a, i, j, ex, ey, ez);
         const double rsum = a.radius[i] + a.radius[j];
-        masks.touching |= std::uint64_t{rsq < rsum * rsum} << e;
-        masks.remembered |= std::uint64_t{historyHeld(a.history + std::size_t{k} * history_size, history_size)} << e;
+        touching |= std::uint64_t{rsq < rsum * rsum} << e;
     }
 }
 
@@ -258,10 +252,10 @@ constexpr std::uint32_t kPositionsAhead = 32;
 // inlined, its row pointers and bounds lived on the stack). Compiled for the baseline and for AVX2.
 template <class Law>
 struct BatchBaseline {
-    [[gnu::always_inline]] static ChunkMasks classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
-        ChunkMasks masks;
-        classifyEntries(a, chunk, 0, count, masks);
-        return masks;
+    [[gnu::always_inline]] static std::uint64_t classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
+        std::uint64_t touching = 0;
+        classifyEntries(a, chunk, 0, count, touching);
+        return touching;
     }
     [[gnu::noinline, gnu::flatten]] static void pairs(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
                                                       RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
@@ -276,21 +270,13 @@ struct BatchBaseline {
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// A bit per 64-bit lane of *p that is zero.
-[[gnu::target("avx2"), gnu::always_inline]] inline std::uint32_t zeroLanes(const __m256i* p, __m256i zero) {
-    return static_cast<std::uint32_t>(
-        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p), zero))));
-}
-
 // The distance pass's tests of a chunk, four entries at a time: the same operations in the same
 // order as classifyEntries, lane by lane, so the same masks bit for bit. The scalar loop took
 // about 55 instructions an entry, which kept few entries in flight.
-[[gnu::target("avx2,bmi,bmi2")]] inline ChunkMasks classifyAvx2(const EntryArrays& a, std::uint32_t chunk,
-                                                               std::uint32_t count) {
-    static_assert(ContactLanes::kHistory == 3, "the history test loads three doubles an entry");
-    std::uint64_t touching = 0, remembered = 0;
+[[gnu::target("avx2,bmi,bmi2")]] inline std::uint64_t classifyAvx2(const EntryArrays& a, std::uint32_t chunk,
+                                                                 std::uint32_t count) {
+    std::uint64_t touching = 0;
     const double* const xs = reinterpret_cast<const double*>(a.x);
-    const __m256i zero = _mm256_setzero_si256();
     std::uint32_t e = 0;
     for (; e + 4 <= count; e += 4) {
         const std::uint32_t k = chunk + e;
@@ -310,22 +296,14 @@ struct BatchBaseline {
         touching |= static_cast<std::uint64_t>(
                         _mm256_movemask_pd(_mm256_cmp_pd(rsq, _mm256_mul_pd(rsum, rsum), _CMP_LT_OQ)))
                     << e;
-        // The four entries' histories, twelve doubles in a row: a bit per double that is zero,
-        // then an entry's three bits folded into its first.
-        const __m256i* h = reinterpret_cast<const __m256i*>(a.history + std::size_t{k} * 3);
-        const std::uint32_t zeros = zeroLanes(h, zero) | zeroLanes(h + 1, zero) << 4 | zeroLanes(h + 2, zero) << 8;
-        const std::uint32_t not_zero = ~zeros & 0xfffu;
-        const std::uint32_t any = not_zero | not_zero >> 1 | not_zero >> 2;
-        remembered |= std::uint64_t{_pext_u32(any, 0b001001001001u)} << e;
     }
-    ChunkMasks masks{touching, remembered};
-    classifyEntries(a, chunk, e, count, masks);
-    return masks;
+    classifyEntries(a, chunk, e, count, touching);
+    return touching;
 }
 
 template <class Law>
 struct BatchAvx2 {
-    [[gnu::always_inline]] static ChunkMasks classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
+    [[gnu::always_inline]] static std::uint64_t classify(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
         return classifyAvx2(a, chunk, count);
     }
     [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void pairs(
@@ -348,12 +326,16 @@ template <class Fn>
 }
 
 // Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. The touching
-// pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2).
+// pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2); their histories, carried from
+// `held` (the range's entries' histories before), go to `fresh`, which holds the touching pairs'
+// after the pass: a pair that came apart is left out, its history back to zero.
 template <class Law, class Batch>
-void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end) {
+void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end,
+                  const PairHistoryPart& held, PairHistoryPart& fresh) {
     Bodies& bodies = ctx.bodies;
     NeighborList& pairs = ctx.pairs;
     constexpr std::size_t history_size = ContactLanes::kHistory;
+    static constexpr double kNone[history_size] = {};
     const Vec3* x = bodies.position.data();
     const Vec3* v = bodies.velocity.data();
     const Vec3* w = bodies.angular_velocity.data();
@@ -362,7 +344,6 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     const std::uint32_t* material = bodies.material.data();
     acc.ownRange(begin, end);
     RangeTally tally;
-    double* const history_base = pairs.history.data();
     TouchingBatch batch;
     ContactLanes lanes;
     LaneSides sides;
@@ -373,30 +354,45 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     // history writes below might have changed them.
     const std::uint32_t* const row_start = pairs.row_start.data();
     const EntryArrays entries{pairs.owner.data(), pairs.partner.data(),
-                              static_cast<std::uint32_t>(pairs.partner.size()), x, radius, history_base,
-                              NearestImage(ctx.box)};
+                              static_cast<std::uint32_t>(pairs.partner.size()), x, radius, NearestImage(ctx.box)};
     // The range's entries in chunks of 64, each entry finding its body in `owner` (nested loops over
     // rows of 3.6 entries missed the branch at most rows' ends). A first loop over a chunk tests
-    // every entry without a branch (Batch::classify), into a bit per entry that touches and one per
-    // entry whose history is not zero; a second goes through the touching bits in order, appending
-    // to the batch: the touching test, true for one entry in seven, was a branch the predictor
-    // missed (a quarter of the pass's samples on its two targets, docs/performance.md).
+    // every entry without a branch (Batch::classify), into a bit per entry that touches; a second
+    // goes through the touching bits in order, appending to the batch: the touching test, true for
+    // one entry in seven, was a branch the predictor missed (a quarter of the pass's samples on its
+    // two targets, docs/performance.md). A chunk is a word of the histories' bits.
     const std::uint32_t entries_end = row_start[end];
+    fresh.reset(row_start[begin], entries_end);
+    const double* held_values = held.values.data();
     constexpr std::uint32_t kChunk = 64;
-    for (std::uint32_t chunk = row_start[begin]; chunk < entries_end; chunk += kChunk) {
+    for (std::uint32_t chunk = row_start[begin], word = 0; chunk < entries_end; chunk += kChunk, ++word) {
         const std::uint32_t count = std::min(kChunk, entries_end - chunk);
-        const ChunkMasks masks = Batch::classify(entries, chunk, count);
+        const std::uint64_t touching = Batch::classify(entries, chunk, count);
+        fresh.held[word] = touching;
+        double* const carried_to = fresh.room(kChunk * history_size);
+        const std::size_t chunk_slot = fresh.used;
+        std::size_t slot = chunk_slot;
+        // The entries that held a history, walked alongside the touching ones (a popcount per
+        // contact is a library call in the baseline build).
+        std::uint64_t had = held.held[word];
         // The touching entries' separations are computed again rather than kept from the first
         // loop, which would store them for the six entries in seven that do not touch.
-        forEachBit(masks.touching, [&](std::uint32_t e) {
+        forEachBit(touching, [&](std::uint32_t e) {
             const std::uint32_t k = chunk + e;
             const std::uint32_t i = entries.owner[k], j = entries.partner[k];
             double ex, ey, ez;
             const double rsq = entrySeparation(entries, i, j, ex, ey, ez);
+            for (; had != 0 && static_cast<std::uint32_t>(std::countr_zero(had)) < e; had &= had - 1)
+                held_values += history_size;
+            const bool carried = had != 0 && static_cast<std::uint32_t>(std::countr_zero(had)) == e;
+            const double* const from = carried ? held_values : kNone;
+            double* const to = carried_to + (slot - chunk_slot);
+            for (std::size_t h = 0; h < history_size; ++h) to[h] = from[h];  // copy_n called memmove
             const std::size_t c = batch.size++;
             batch.body[c] = i;
             batch.partner[c] = j;
-            batch.entry[c] = k;
+            batch.slot[c] = slot;
+            slot += history_size;
             batch.sx[c] = entries.image.along<0>(ex);
             batch.sy[c] = entries.image.along<1>(ey);
             batch.sz[c] = entries.image.along<2>(ez);
@@ -407,14 +403,15 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             __builtin_prefetch(acc.torque + j, 1);
             __builtin_prefetch(inv_mass + j);
             __builtin_prefetch(material + j);
-            if (batch.size == TouchingBatch::kCapacity) Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
+            if (batch.size == TouchingBatch::kCapacity) {
+                batch.history = fresh.values.data();
+                Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
+            }
         });
-        // Apart: the history starts again from zero. Written only when not zero already, so the
-        // cache lines of pairs long apart stay clean.
-        forEachBit(masks.remembered & ~masks.touching, [&](std::uint32_t e) {
-            std::fill_n(history_base + std::size_t{chunk + e} * history_size, history_size, 0.0);
-        });
+        for (; had != 0; had &= had - 1) held_values += history_size;
+        fresh.used = slot;
     }
+    batch.history = fresh.values.data();
     Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
     const std::vector<WallContact>& walls = ctx.wall_contacts;
     auto first = std::lower_bound(walls.begin(), walls.end(), begin,
@@ -434,22 +431,32 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 // others waiting.
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
-    if (ctx.pairs.owner.size() != ctx.pairs.partner.size()) indexOwners(ctx.pairs, ctx.threads);
-    if (ctx.pairs.history_size != ContactLanes::kHistory)
+    NeighborList& pairs = ctx.pairs;
+    if (pairs.owner.size() != pairs.partner.size()) indexOwners(pairs, ctx.threads);
+    if (pairs.history.size != ContactLanes::kHistory)
         throw std::logic_error("the engine's pair loop carries " + std::to_string(ContactLanes::kHistory) +
                                " doubles of history per contact (the tangential spring); this contact model keeps " +
-                               std::to_string(ctx.pairs.history_size));
-    const std::vector<double>& work = ctx.pairs.work_before;
+                               std::to_string(pairs.history.size));
+    const std::vector<double>& work = pairs.work_before;
     const bool known = work.size() == ctx.bodies.size() + 1;
     auto work_before = [&](std::size_t i) { return known ? work[i] : static_cast<double>(i); };
     [[maybe_unused]] const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
+    // Each thread writes its range's new histories into a spare part (the arrays of two passes ago,
+    // so no allocation once they have grown), which become the list's after the pass.
+    PairHistory& history = pairs.history;
+    history.spare.resize(static_cast<std::size_t>(std::max(1, ctx.threads)));
+    for (PairHistoryPart& part : history.spare) part.reset(0, 0);
     parallelBalancedRanges(ctx.bodies.size(), ctx.threads, work_before, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
+        PairHistoryPart sliced;
+        const PairHistoryPart& held = history.partFor(pairs.row_start[begin], pairs.row_start[end], sliced);
+        PairHistoryPart& fresh = history.spare[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end);
+        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh);
 #endif
-        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end);
+        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh);
     });
+    history.parts.swap(history.spare);
 }
 
 }  // namespace grainlab

@@ -1,7 +1,7 @@
 #pragma once
 // Verlet list of sphere pairs within r_i + r_j + skin, each pair stored once in the row of its higher
-// body index, rows sorted by partner. Each entry carries the contact model's history slots, which
-// survive a rebuild by merging old and new rows.
+// body index, rows sorted by partner. The pairs that touched carry the contact model's history
+// (pair_history.hpp), which survives a rebuild by merging old and new rows.
 //
 // Why the higher: the pair loop goes through the rows in body order, so a row's partners are bodies
 // whose own rows it has just passed, their data still in the cache. With the partner after the
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "grainlab/core/math.hpp"
+#include "grainlab/sim/pair_history.hpp"
 #include "grainlab/sim/periodic_box.hpp"
 
 namespace grainlab {
@@ -28,8 +29,7 @@ struct NeighborList {
     // Filled once the old list is gone, so it adds nothing to a rebuild's peak; empty until then
     // (indexOwners).
     std::vector<std::uint32_t> owner;
-    std::vector<double> history;           // history_size doubles per entry
-    std::size_t history_size = 0;
+    PairHistory history;                   // of the pairs that hold one
     std::vector<Vec3> position_at_build;   // for the displacement check
     // Estimated pair-loop work of the rows below each body (bodies + 1 entries), for balancing the
     // threads' ranges (estimatePairWork). Empty or mis-sized when not estimated for this list.
@@ -37,11 +37,10 @@ struct NeighborList {
     long builds = 0;
 
     std::size_t entries() const { return partner.size(); }
-    double* historyOf(std::size_t entry) { return history.data() + entry * history_size; }
 };
 
-// Whether an entry's history is held (not zero in its bits): a -0.0 counts, so zeroing it writes
-// +0.0, and a rebuild that keeps only held histories keeps it too.
+// Whether a pair's history values are not all zero in their bits (a -0.0 counts): a dense
+// history (a checkpoint's) holds those.
 inline bool historyHeld(const double* history, std::size_t size) {
     std::uint64_t bits = 0;
     for (std::size_t s = 0; s < size; ++s) bits |= std::bit_cast<std::uint64_t>(history[s]);

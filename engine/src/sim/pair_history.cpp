@@ -1,0 +1,65 @@
+#include "grainlab/sim/pair_history.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "grainlab/sim/neighbor_list.hpp"
+
+namespace grainlab {
+
+void PairHistoryPart::reset(std::uint32_t first_entry, std::uint32_t end_entry) {
+    first = first_entry;
+    end = std::max(first_entry, end_entry);
+    held.assign((end - first + 63) / 64, 0);
+    used = 0;
+}
+
+void PairHistoryPart::hold(std::uint32_t entry, const double* v, std::size_t size) {
+    const std::uint32_t e = entry - first;
+    held[e / 64] |= std::uint64_t{1} << (e % 64);
+    double* to = room(size);
+    for (std::size_t s = 0; s < size; ++s) to[s] = v[s];  // a few values: copy_n called memmove
+    used += size;
+}
+
+std::size_t PairHistory::heldCount() const {
+    std::size_t count = 0;
+    for (const PairHistoryPart& part : parts) count += size == 0 ? 0 : part.used / size;
+    return count;
+}
+
+std::vector<double> PairHistory::dense(std::size_t entries) const {
+    std::vector<double> out(entries * size, 0.0);
+    forEachHeld(0, static_cast<std::uint32_t>(entries), [&](std::uint32_t entry, const double* v) {
+        std::copy_n(v, size, out.data() + std::size_t{entry} * size);
+    });
+    return out;
+}
+
+PairHistory PairHistory::fromDense(const std::vector<double>& dense, std::size_t size) {
+    PairHistory history;
+    history.size = size;
+    if (size == 0) return history;
+    const auto entries = static_cast<std::uint32_t>(dense.size() / size);
+    PairHistoryPart& part = history.parts.emplace_back();
+    part.reset(0, entries);
+    for (std::uint32_t k = 0; k < entries; ++k) {
+        const double* v = dense.data() + std::size_t{k} * size;
+        if (historyHeld(v, size)) part.hold(k, v, size);
+    }
+    return history;
+}
+
+void PairHistory::sliceInto(std::uint32_t first, std::uint32_t end, PairHistoryPart& out) const {
+    out.reset(first, end);
+    forEachHeld(first, end, [&](std::uint32_t entry, const double* v) { out.hold(entry, v, size); });
+}
+
+const PairHistoryPart& PairHistory::partFor(std::uint32_t first, std::uint32_t end, PairHistoryPart& scratch) const {
+    for (const PairHistoryPart& part : parts)
+        if (part.first == first && part.end == end) return part;
+    sliceInto(first, end, scratch);
+    return scratch;
+}
+
+}  // namespace grainlab
