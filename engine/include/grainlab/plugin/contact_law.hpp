@@ -349,7 +349,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     LaneSides sides;
     // What a touching partner's law reads (velocities, inverse mass, material) or writes (force
     // slots) is fetched when it joins the batch, so it arrives before the law runs (one thread about
-    // 20% faster at 128,000 spheres, docs/performance.md).
+    // 20% faster at 128,000 spheres, docs/performance.md); the body's velocities and force slots
+    // too, which at 1,024,000 spheres the law's first loads waited for (last touched by the sweep).
     // The list and the box in locals: read through `ctx`, they were reloaded at every entry, as the
     // history writes below might have changed them.
     const std::uint32_t* const row_start = pairs.row_start.data();
@@ -403,6 +404,10 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             __builtin_prefetch(acc.torque + j, 1);
             __builtin_prefetch(inv_mass + j);
             __builtin_prefetch(material + j);
+            __builtin_prefetch(v + i);
+            __builtin_prefetch(w + i);
+            __builtin_prefetch(acc.own_force + i, 1);
+            __builtin_prefetch(acc.own_torque + i, 1);
             if (batch.size == TouchingBatch::kCapacity) {
                 batch.history = fresh.values.data();
                 Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
