@@ -400,8 +400,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
             batch.distance_squared[c] = rsq;
             __builtin_prefetch(v + j);
             __builtin_prefetch(w + j);
-            __builtin_prefetch(acc.force + j, 1);
-            __builtin_prefetch(acc.torque + j, 1);
+            __builtin_prefetch(acc.own_force + j, 1);
+            __builtin_prefetch(acc.own_torque + j, 1);
             __builtin_prefetch(inv_mass + j);
             __builtin_prefetch(material + j);
             __builtin_prefetch(v + i);

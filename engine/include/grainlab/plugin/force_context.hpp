@@ -50,11 +50,20 @@ struct ContactRecord {
     double overlap = 0.0;
 };
 
+// A pair's force and torque on a body outside the range of the thread that computed it.
+struct OutsideForce {
+    std::size_t body;
+    Vec3 force, torque;
+};
+
 // One thread's share of a force evaluation. force/torque are bodies-sized: with one thread the
 // bodies' own arrays, otherwise this thread's (zero on entry; the engine sums them after, in thread
 // order, over the blocks touched). A loop over a range of bodies claims it with ownRange(): no
 // other thread writes those bodies, so their forces go straight into own_force/own_torque (the
-// bodies' arrays) and only the pairs reaching outside it go through the thread's arrays.
+// bodies' arrays), and add() lists those of the pairs reaching outside it in `outside`, which the
+// engine adds after, in thread order. Listed, not summed into the thread's arrays: the thread owning
+// those bodies read and cleared the slots, and on a host whose two cores sit on different caches
+// each such line crossed between them twice a step (two threads ran a quarter slower).
 struct ThreadAccumulator {
     // Bodies per block of `touched`. Flags for small blocks rather than one touched range: periodic
     // pairs reach across the whole index range, and with a range the sum after covered every body
@@ -66,6 +75,7 @@ struct ThreadAccumulator {
     Vec3* own_torque = nullptr;
     std::size_t own_begin = 0, own_end = 0;
     std::vector<std::uint8_t> touched;  // per block of bodies: 1 where force/torque were written
+    std::vector<OutsideForce> outside;   // add()'s forces on bodies outside the own range, in order
     double elastic_energy = 0.0;
     double dissipated = 0.0;    // energy dissipated during this force evaluation
     std::size_t contacts = 0;
@@ -80,9 +90,7 @@ struct ThreadAccumulator {
             own_torque[k] += t;
             return;
         }
-        force[k] += f;
-        torque[k] += t;
-        touched[k / kTouchedBlock] = 1;
+        outside.push_back({k, f, t});
     }
 };
 
