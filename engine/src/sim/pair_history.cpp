@@ -3,9 +3,18 @@
 #include <algorithm>
 #include <bit>
 
-#include "grainlab/sim/neighbor_list.hpp"
-
 namespace grainlab {
+namespace {
+
+// Whether a pair's history values are not all zero in their bits (a -0.0 counts): a dense
+// history (a checkpoint's) holds those.
+bool historyHeld(const double* history, std::size_t size) {
+    std::uint64_t bits = 0;
+    for (std::size_t s = 0; s < size; ++s) bits |= std::bit_cast<std::uint64_t>(history[s]);
+    return bits != 0;
+}
+
+}  // namespace
 
 void PairHistoryPart::reset(std::uint32_t first_entry, std::uint32_t end_entry) {
     first = first_entry;
@@ -20,12 +29,6 @@ void PairHistoryPart::hold(std::uint32_t entry, const double* v, std::size_t siz
     double* to = room(size);
     for (std::size_t s = 0; s < size; ++s) to[s] = v[s];  // a few values: copy_n called memmove
     used += size;
-}
-
-std::size_t PairHistory::heldCount() const {
-    std::size_t count = 0;
-    for (const PairHistoryPart& part : parts) count += size == 0 ? 0 : part.used / size;
-    return count;
 }
 
 std::vector<double> PairHistory::dense(std::size_t entries) const {

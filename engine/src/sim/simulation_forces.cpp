@@ -11,14 +11,12 @@ namespace {
 // Bodies per block of a pass: the integrator's update and the engine's work on a block share the
 // cache (256 bodies' hot arrays are a few tens of kB). Blocks end at multiples of kBlock.
 constexpr std::size_t kBlock = 256;
-constexpr std::size_t kTouched = ThreadAccumulator::kTouchedBlock;
-static_assert(kBlock % kTouched == 0);
 
-// fn(b, e) for the consecutive blocks of [begin, end), each ending at a multiple of Size (or at end).
-template <std::size_t Size = kBlock, class Fn>
+// fn(b, e) for the consecutive blocks of [begin, end), each ending at a multiple of kBlock (or at end).
+template <class Fn>
 void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
     for (std::size_t b = begin; b < end;) {
-        const std::size_t next = std::min(end, (b / Size + 1) * Size);
+        const std::size_t next = std::min(end, (b / kBlock + 1) * kBlock);
         fn(b, next);
         b = next;
     }
@@ -140,15 +138,16 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     }
 
     // One thread adds into the bodies' arrays (started at the weight by refreshNeighbours). Several
-    // write the bodies they own there and the rest into their own arrays, kept zero between
-    // evaluations, summed in thread order after.
+    // write the bodies they own there and list the rest (ThreadAccumulator::outside), or, in a loop
+    // over contacts, write into their own arrays, kept zero between evaluations; both are summed in
+    // thread order after.
     const bool shared = accumulators_.size() > 1;
     for (std::size_t t = 0; t < accumulators_.size(); ++t) {
         ThreadAccumulator& acc = accumulators_[t];
         acc.own_force = bodies.force.data();
         acc.own_torque = bodies.torque.data();
         acc.ownRange(0, shared ? 0 : n);
-        acc.touched.assign(shared ? (n + kTouched - 1) / kTouched : 0, 0);
+        acc.touched = false;
         if (shared) {
             auto& f = thread_buffers_[2 * t];
             auto& tq = thread_buffers_[2 * t + 1];
@@ -207,16 +206,15 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
                         }
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
                 if (reduce)
-                    for (const ThreadAccumulator& acc : accumulators_)
-                        inBlocks<kTouched>(block_begin, block_end, [&](std::size_t sub_begin, std::size_t sub_end) {
-                            if (!acc.touched[sub_begin / kTouched]) return;
-                            for (std::size_t i = sub_begin; i < sub_end; ++i) {
-                                bodies.force[i] += acc.force[i];
-                                bodies.torque[i] += acc.torque[i];
-                                acc.force[i] = Vec3::Zero();
-                                acc.torque[i] = Vec3::Zero();
-                            }
-                        });
+                    for (const ThreadAccumulator& acc : accumulators_) {
+                        if (!acc.touched) continue;
+                        for (std::size_t i = block_begin; i < block_end; ++i) {
+                            bodies.force[i] += acc.force[i];
+                            bodies.torque[i] += acc.torque[i];
+                            acc.force[i] = Vec3::Zero();
+                            acc.torque[i] = Vec3::Zero();
+                        }
+                    }
                 if (!update) return;
                 if (*update) (*update)(block_begin, block_end);
                 std::size_t& runaway = first[static_cast<std::size_t>(t)];

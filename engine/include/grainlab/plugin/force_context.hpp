@@ -58,23 +58,19 @@ struct OutsideForce {
 
 // One thread's share of a force evaluation. force/torque are bodies-sized: with one thread the
 // bodies' own arrays, otherwise this thread's (zero on entry; the engine sums them after, in thread
-// order, over the blocks touched). A loop over a range of bodies claims it with ownRange(): no
+// order, where a loop said it wrote them). A loop over a range of bodies claims it with ownRange(): no
 // other thread writes those bodies, so their forces go straight into own_force/own_torque (the
 // bodies' arrays), and add() lists those of the pairs reaching outside it in `outside`, which the
 // engine adds after, in thread order. Listed, not summed into the thread's arrays: the thread owning
 // those bodies read and cleared the slots, and on a host whose two cores sit on different caches
 // each such line crossed between them twice a step (two threads ran a quarter slower).
 struct ThreadAccumulator {
-    // Bodies per block of `touched`. Flags for small blocks rather than one touched range: periodic
-    // pairs reach across the whole index range, and with a range the sum after covered every body
-    // of the other threads (two threads: one took 1.7 times as long as the other).
-    static constexpr std::size_t kTouchedBlock = 16;
     Vec3* force = nullptr;
     Vec3* torque = nullptr;
     Vec3* own_force = nullptr;
     Vec3* own_torque = nullptr;
     std::size_t own_begin = 0, own_end = 0;
-    std::vector<std::uint8_t> touched;  // per block of bodies: 1 where force/torque were written
+    bool touched = false;  // force/torque were written (by a loop over contacts, touchAll)
     std::vector<OutsideForce> outside;   // add()'s forces on bodies outside the own range, in order
     double elastic_energy = 0.0;
     double dissipated = 0.0;    // energy dissipated during this force evaluation
@@ -82,8 +78,8 @@ struct ThreadAccumulator {
     std::vector<ContactRecord> records;
 
     void ownRange(std::size_t begin, std::size_t end) { own_begin = begin; own_end = end; }
-    // A loop that writes force/torque directly (over contacts rather than bodies) marks every block.
-    void touchAll() { std::fill(touched.begin(), touched.end(), std::uint8_t{1}); }
+    // A loop that writes force/torque directly (over contacts rather than bodies) says so.
+    void touchAll() { touched = true; }
     void add(std::size_t k, const Vec3& f, const Vec3& t) {
         if (k >= own_begin && k < own_end) {
             own_force[k] += f;

@@ -9,7 +9,6 @@
 // the previous pass over all bodies: at 1,024,000 spheres those came from memory, and one thread ran
 // 11-15% slower (docs/performance.md). Checkpoints written before keep the old rows; orientPairRows
 // (spatial_sort.hpp) turns them round on restore.
-#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -38,14 +37,6 @@ struct NeighborList {
 
     std::size_t entries() const { return partner.size(); }
 };
-
-// Whether a pair's history values are not all zero in their bits (a -0.0 counts): a dense
-// history (a checkpoint's) holds those.
-inline bool historyHeld(const double* history, std::size_t size) {
-    std::uint64_t bits = 0;
-    for (std::size_t s = 0; s < size; ++s) bits |= std::bit_cast<std::uint64_t>(history[s]);
-    return bits != 0;
-}
 
 // Rebuilds `list` around the current positions, keeping history of pairs present before and after.
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,

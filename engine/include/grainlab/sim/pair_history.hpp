@@ -58,7 +58,6 @@ struct PairHistory {
     }
 
     void clear() { parts.clear(); }
-    std::size_t heldCount() const;
     // `size` doubles per entry of [0, entries), zero where none is held (the checkpoint's layout).
     std::vector<double> dense(std::size_t entries) const;
     // Held where a pair's values are not all zero in their bits (a -0.0 is held).
