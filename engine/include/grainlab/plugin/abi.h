@@ -10,10 +10,12 @@
 
 /* 2: StepContext::compute_forces_around (explicit integrators' updates inside the force passes).
  * 3: NeighborList::owner (the pair loop over entries) and ThreadAccumulator::touched (flags per
- *    block of bodies instead of one touched range). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 3u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v3
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v3"
+ *    block of bodies instead of one touched range).
+ * 4: NeighborList::history (PairHistory: only the touching pairs' history), ThreadAccumulator::outside
+ *    (forces on other threads' bodies listed) and ThreadAccumulator::touched (one flag). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 4u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v4
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v4"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus
