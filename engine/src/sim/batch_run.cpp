@@ -86,6 +86,16 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         writeCheckpoint(sim, checkpoint, progress);
         summary.checkpoint = checkpoint.string();
     };
+    // A runaway stops the run, saying why, whether a step finds it or the settling of one left pending.
+    auto survives = [&](auto&& act) {
+        try {
+            act();
+            return true;
+        } catch (const SimulationError& e) {
+            summary.status = std::string("stopped: ") + e.what();
+            return false;
+        }
+    };
     const long total = progress.end_step - first;
     const auto start = std::chrono::steady_clock::now();
     while (!lastStep(sim.state().step)) {
@@ -93,12 +103,13 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         // Before the step: an adapted step may be the last one when a full step would reach the end.
         const bool may_end = end_time >= 0.0 && sim.state().time + 1.5 * scene.time_step >= end_time;
         sim.setRecordContacts(progress.contacts && (isFrame(next) || may_end));
-        try {
-            sim.step();
-        } catch (const SimulationError& e) {
-            summary.status = std::string("stopped: ") + e.what();
-            break;
-        }
+        const bool checkpoint_due = progress.checkpoint_every > 0 && next % progress.checkpoint_every == 0;
+        // Nothing reads the state after this step unless it ends a row, a frame, the run or a stretch
+        // between checkpoints, or a stop is asked for: the step may then leave its closing work to
+        // the next one (settled below if a stop comes during it).
+        const bool another_follows = end_time < 0.0 && !(options.stop && options.stop->load()) && !checkpoint_due &&
+                                     !isRow(next) && !isFrame(next);
+        if (!survives([&] { sim.step(another_follows); })) break;
         const long s = sim.state().step;
         if (isRow(s)) series->append(sim.energy());
         if (isFrame(s)) frames->write(sim.frameView());
@@ -110,8 +121,10 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
             options.progress(done, estimate);
         }
         const bool stop = options.stop && options.stop->load();
-        if (stop || (progress.checkpoint_every > 0 && (s % progress.checkpoint_every == 0 || lastStep(s))))
+        if (stop || (progress.checkpoint_every > 0 && (s % progress.checkpoint_every == 0 || lastStep(s)))) {
+            if (!survives([&] { sim.settle(); })) break;
             saveCheckpoint();
+        }
         if (stop && !lastStep(s)) {
             summary.status = "interrupted";
             break;

@@ -257,6 +257,7 @@ TimeStepLimit Simulation::timeStepLimit() const {
 }
 
 void Simulation::setThreads(int threads) {
+    settle();
     threads_ = threads > 0 ? threads : automaticThreads(state_.bodies.size());
     if (accumulators_.size() == static_cast<std::size_t>(threads_)) return;
     accumulators_.assign(static_cast<std::size_t>(threads_), ThreadAccumulator{});
@@ -264,6 +265,7 @@ void Simulation::setThreads(int threads) {
 }
 
 void Simulation::setContactModel(const PluginChoice& choice) {
+    settle();
     auto model = registry_.createContactModel(choice);
     checkIntegratorFits(*integrator_, integrator_.name(), *model, model.name(), material_pairs_, scene_.source_file);
     if (model->historySize() != contact_model_->historySize()) {
@@ -285,6 +287,7 @@ void Simulation::setContactModel(const PluginChoice& choice) {
 }
 
 void Simulation::setIntegrator(const PluginChoice& choice) {
+    settle();
     auto integrator = registry_.createIntegrator(choice);
     checkIntegratorFits(*integrator, integrator.name(), *contact_model_, contact_model_.name(), material_pairs_,
                         scene_.source_file);
@@ -293,6 +296,7 @@ void Simulation::setIntegrator(const PluginChoice& choice) {
 }
 
 void Simulation::addBodies(const std::vector<BodySpec>& specs) {
+    settle();
     const Bodies before = state_.bodies;
     appendBodies(scene_, specs, state_.bodies, "/bodies (added)");
     Bodies& bodies = state_.bodies;
@@ -313,6 +317,7 @@ void Simulation::addBodies(const std::vector<BodySpec>& specs) {
 }
 
 void Simulation::addShape(ShapeSpec shape) {
+    settle();
     for (const ShapeSpec& existing : scene_.shapes)
         if (existing.name == shape.name)
             throw InputError(scene_.source_file, "/shapes", "a shape named '" + shape.name + "' exists already");
@@ -323,6 +328,7 @@ void Simulation::addShape(ShapeSpec shape) {
 }
 
 void Simulation::reevaluateForces() {
+    settle();
     // Forces the integrator left current already advanced the contact history for this
     // configuration: evaluate again without time passing. Otherwise the next step does it.
     // Contact dynamics computes its own impulses each step.
@@ -366,6 +372,7 @@ void Simulation::setupSolver(const PluginChoice& choice) {
 }
 
 void Simulation::setSolver(const std::optional<PluginChoice>& choice) {
+    settle();
     if (choice) {
         PluginInstance<Solver> previous = std::move(solver_);
         const ContactDynamicsSettings previous_settings = contact_dynamics_.settings;
@@ -482,7 +489,9 @@ void Simulation::throwRunaway(std::size_t i) const {
                           " stiffness and initial overlaps.");
 }
 
-void Simulation::step() {
+void Simulation::step(bool another_follows) {
+    may_defer_close_ = false;
+    if (solver_ || state_.polyhedral.range > 0.0) settle();  // these steps have no sweep to run it in
     if (solver_) {
         step_dt_ = scene_.time_step;
         stepContactDynamics();
@@ -496,7 +505,10 @@ void Simulation::step() {
         return;
     }
     step_dt_ = scene_.time_step;
+    // An external load must see the step's whole forces before the closing update.
+    may_defer_close_ = another_follows && !external_load_;
     fixedStep();
+    may_defer_close_ = false;
 }
 
 void Simulation::fixedStep() {

@@ -82,11 +82,24 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
     const NearestImage image(box_);
     if (find_wall_contacts) wall_parts_.resize(static_cast<std::size_t>(std::max(1, threads_)));
+    // The last step's closing work, when step(true) left it: done block by block just before the
+    // block's `before`, while the block's arrays are in the cache for both.
+    const bool close = close_pending_;
+    const bool reduce = close && accumulators_.size() > 1;
+    std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
         bool far = false;
         std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[static_cast<std::size_t>(t)] : nullptr;
         if (walls) walls->clear();
+        if (reduce) addListedForces(begin, end);
+        std::size_t& runaway = first[static_cast<std::size_t>(t)];
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
+            if (close) {
+                closeBlock(reduce, &pending_after_, block_begin, block_end, runaway);
+                // A thread moves no body on from its first runaway's block: the body reported
+                // is as its step left it.
+                if (runaway != n) return;
+            }
             if (before && *before) (*before)(block_begin, block_end);
             if (periodic) wrapInto(box_, b, block_begin, block_end);
             if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end);
@@ -96,6 +109,12 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         });
         moved[static_cast<std::size_t>(t)].moved = far;
     });
+    if (close) {
+        close_pending_ = false;
+        pending_after_ = nullptr;
+        runaway_ = *std::min_element(first.begin(), first.end());
+        if (runaway_ < n) throwRunaway(runaway_);  // the step left pending is still state_.step
+    }
     return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
 }
 
@@ -180,8 +199,56 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         state_.contacts += acc.contacts;
         records_.insert(records_.end(), acc.records.begin(), acc.records.end());
     }
-    finishForces(dt, around ? &around->after : nullptr);
+    if (around && may_defer_close_) {
+        // step(true): the closing work waits for the next sweep or settle().
+        close_pending_ = true;
+        pending_after_ = around->after;
+        motion_checked_ = true;
+        runaway_ = n;
+    } else {
+        finishForces(dt, around ? &around->after : nullptr);
+    }
     forces_current_ = true;
+}
+
+void Simulation::settle() {
+    if (!close_pending_) return;
+    close_pending_ = false;
+    const BodyRangeUpdate after = std::move(pending_after_);
+    pending_after_ = nullptr;
+    finishForces(step_dt_, &after);
+    if (runaway_ < state_.bodies.size()) throwRunaway(runaway_);
+}
+
+void Simulation::addListedForces(std::size_t begin, std::size_t end) {
+    Bodies& bodies = state_.bodies;
+    for (const ThreadAccumulator& acc : accumulators_)
+        for (const OutsideForce& o : acc.outside)
+            if (o.body >= begin && o.body < end) {
+                bodies.force[o.body] += o.force;
+                bodies.torque[o.body] += o.torque;
+            }
+}
+
+void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end,
+                            std::size_t& runaway) {
+    Bodies& bodies = state_.bodies;
+    if (reduce)
+        for (const ThreadAccumulator& acc : accumulators_) {
+            if (!acc.touched) continue;
+            for (std::size_t i = begin; i < end; ++i) {
+                bodies.force[i] += acc.force[i];
+                bodies.torque[i] += acc.torque[i];
+                acc.force[i] = Vec3::Zero();
+                acc.torque[i] = Vec3::Zero();
+            }
+        }
+    if (!after) return;
+    if (*after) (*after)(begin, end);
+    if (runaway == bodies.size()) {
+        const std::size_t i = firstRunaway(bodies, step_dt_, begin, end);
+        if (i < end) runaway = i;
+    }
 }
 
 // After the contact model: the threads' force arrays summed into the bodies' (several threads),
@@ -197,31 +264,10 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
         parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
             // The other threads' forces on this range's bodies, in thread order (a few thousand a
             // step at 1,024,000 spheres).
-            if (reduce)
-                for (const ThreadAccumulator& acc : accumulators_)
-                    for (const OutsideForce& o : acc.outside)
-                        if (o.body >= begin && o.body < end) {
-                            bodies.force[o.body] += o.force;
-                            bodies.torque[o.body] += o.torque;
-                        }
+            if (reduce) addListedForces(begin, end);
+            std::size_t& runaway = first[static_cast<std::size_t>(t)];
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
-                if (reduce)
-                    for (const ThreadAccumulator& acc : accumulators_) {
-                        if (!acc.touched) continue;
-                        for (std::size_t i = block_begin; i < block_end; ++i) {
-                            bodies.force[i] += acc.force[i];
-                            bodies.torque[i] += acc.torque[i];
-                            acc.force[i] = Vec3::Zero();
-                            acc.torque[i] = Vec3::Zero();
-                        }
-                    }
-                if (!update) return;
-                if (*update) (*update)(block_begin, block_end);
-                std::size_t& runaway = first[static_cast<std::size_t>(t)];
-                if (runaway == n) {
-                    const std::size_t i = firstRunaway(bodies, step_dt_, block_begin, block_end);
-                    if (i < block_end) runaway = i;
-                }
+                closeBlock(reduce, update, block_begin, block_end, runaway);
             });
         });
     };

@@ -12,10 +12,12 @@
  * 3: NeighborList::owner (the pair loop over entries) and ThreadAccumulator::touched (flags per
  *    block of bodies instead of one touched range).
  * 4: NeighborList::history (PairHistory: only the touching pairs' history), ThreadAccumulator::outside
- *    (forces on other threads' bodies listed) and ThreadAccumulator::touched (one flag). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 4u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v4
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v4"
+ *    (forces on other threads' bodies listed) and ThreadAccumulator::touched (one flag).
+ * 5: StepContext::compute_forces_around's `after` may run in the next step's `before` pass, so an
+ *    integrator's step may read or change no body before it calls compute_forces_around. */
+#define GRAINLAB_PLUGIN_ABI_VERSION 5u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v5
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v5"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -45,7 +45,10 @@ struct StepContext {
     // own passes over the bodies. Every parallel region wakes the sleeping threads (about 85 us on
     // a 2-core VM); velocity Verlet's step had six, and has three this way (the sweep before the
     // forces, the contact model's, the reduction after). The engine checks the bodies' motion in
-    // the `after` pass, so nothing may change them after this call.
+    // the `after` pass, so nothing may change them after this call. Between steps that nothing
+    // observes (Simulation::step(true)) the engine runs a block's `after` just before the next
+    // step's `before` on it, in that step's sweep: a step that calls this may read or change no
+    // body before the call.
     std::function<void(const BodyRangeUpdate& before, const BodyRangeUpdate& after)> compute_forces_around;
 };
 

@@ -85,16 +85,33 @@ public:
 
     // One step. Throws SimulationError (naming body and step) on non-finite or runaway motion;
     // the state is left as it was after the failing step.
-    void step();
+    //
+    // With `another_follows` (batch runs between outputs) an explicit integrator's closing update
+    // (velocity Verlet's second kick), the other threads' listed forces and the motion check may
+    // be left pending and done in the next step's first pass over the bodies, which then reads
+    // each body from memory once a step instead of twice (same numbers bit for bit). Until the
+    // next step() or settle(), velocities and forces are not the step's: settle() before reading
+    // them. A runaway in the pending step is then reported by the next step() or settle(), the
+    // former leaving the state part-way into its step.
+    void step(bool another_follows = false);
+    // Finishes the step step(true) left pending, if any.
+    void settle();
 
     // Computes forces at the current positions unless they are current already. Contact history
     // and dissipation do not advance: no time passes (a step's own evaluations advance them).
-    void updateForces() { if (!forces_current_ && !solver_) evaluateForces(0.0); }
+    void updateForces() {
+        settle();
+        if (!forces_current_ && !solver_) evaluateForces(0.0);
+    }
 
     // Record touching contacts (for frames) at the next force evaluations.
     void setRecordContacts(bool record) { record_contacts_ = record; }
     // Prescribed forces and torques (loads, test drivers); an empty function removes them.
-    void setExternalLoad(ExternalLoad load) { external_load_ = std::move(load); forces_current_ = false; }
+    void setExternalLoad(ExternalLoad load) {
+        settle();
+        external_load_ = std::move(load);
+        forces_current_ = false;
+    }
     void setThreads(int threads);
     int threads() const { return threads_; }
 
@@ -146,6 +163,12 @@ private:
     void stepContactDynamics();
     void evaluateForces(double dt, const AroundForces* around = nullptr);
     void finishForces(double dt, const BodyRangeUpdate* after);
+    // The closing work on bodies, shared by finishForces and a sweep that runs a pending close: the
+    // forces other threads listed for [begin, end) (once per thread range), then per block the
+    // threads' arrays summed in (`reduce`), `after` and, with it, the motion check (`runaway`:
+    // the first runaway body, left as is once it holds one; the body count until then).
+    void addListedForces(std::size_t begin, std::size_t end);
+    void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway);
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
@@ -190,6 +213,11 @@ private:
     // with the first body that ran away (the body count when none did).
     bool motion_checked_ = false;
     std::size_t runaway_ = 0;
+    // step(true) lets its force evaluation leave the closing work in pending_after_ (the
+    // integrator's `after`, possibly empty) for the next sweep or settle().
+    bool may_defer_close_ = false;
+    bool close_pending_ = false;
+    BodyRangeUpdate pending_after_;
     bool record_contacts_ = false;
 };
 
