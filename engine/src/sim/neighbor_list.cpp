@@ -307,14 +307,17 @@ void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBo
     // Each body's own work in parallel (a pass over the whole list, which on one thread kept the
     // other waiting at every build), then the running sum.
     parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
+        // An entry costs 1, a touching one 8. Counted without a branch: the touching test, true
+        // for one entry in seven, and the image's comparisons were mispredicted branches.
         for (std::size_t i = begin; i < end; ++i) {
-            double work = 1.0;
-            for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+            const std::uint32_t first = list.row_start[i], last = list.row_start[i + 1];
+            std::uint32_t touching = 0;
+            for (std::uint32_t k = first; k < last; ++k) {
                 const std::uint32_t j = list.partner[k];
                 const double contact = bodies.radius[i] + bodies.radius[j];
-                work += image(x[i] - x[j]).squaredNorm() < contact * contact ? 8.0 : 1.0;
+                touching += image.squaredDistance(x[i] - x[j]) < contact * contact ? 1u : 0u;
             }
-            list.work_before[i + 1] = work;
+            list.work_before[i + 1] = 1.0 + static_cast<double>(last - first) + 7.0 * static_cast<double>(touching);
         }
     });
     for (std::size_t i = 0; i < n; ++i) list.work_before[i + 1] += list.work_before[i];
