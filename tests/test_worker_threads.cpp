@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "grainlab/core/adaptive_split.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "support.hpp"
 
@@ -188,4 +190,36 @@ TEST_CASE("Spinning and sleeping threads give the same momentum-conserving run",
     }
     CHECK(positions[0] == positions[1]);
     CHECK(positions[0] == positions[2]);
+}
+
+// The per-body passes' ranges follow the threads' measured speed (core/adaptive_split.hpp): a
+// thread twice as slow a body ends with a third of them, in whole blocks, and the ranges still
+// cover every body once, in thread order.
+TEST_CASE("Per-body ranges settle where both threads take equal time", "[engine][threads]") {
+    AdaptiveSplit split;
+    const std::size_t n = 32000, block = 256;
+    for (int step = 0; step < 60; ++step) {
+        const std::vector<std::size_t>& b = split.bounds(n, 2);
+        REQUIRE(b.size() == 3);
+        REQUIRE(b.front() == 0);
+        REQUIRE(b.back() == n);
+        REQUIRE(b[1] <= n);
+        split.record(0, 2e-9 * static_cast<double>(b[1] - b[0]));
+        split.record(1, 1e-9 * static_cast<double>(b[2] - b[1]));
+        split.update(block);
+    }
+    const std::vector<std::size_t>& b = split.bounds(n, 2);
+    CHECK(b[1] % block == 0);
+    CHECK(std::abs(static_cast<double>(b[1]) - n / 3.0) <= block);
+    // A new thread count starts again from equal lengths.
+    CHECK(split.bounds(n, 4) == std::vector<std::size_t>{0, 8000, 16000, 24000, 32000});
+    // A thread that seems to stall for a while keeps a quarter of an equal share.
+    AdaptiveSplit stalled;
+    for (int step = 0; step < 60; ++step) {
+        const std::vector<std::size_t>& s = stalled.bounds(n, 2);
+        stalled.record(0, 1e-9 * static_cast<double>(s[1] - s[0]));
+        stalled.record(1, 1e-6 * static_cast<double>(s[2] - s[1]));
+        stalled.update(block);
+    }
+    CHECK(n - stalled.bounds(n, 2)[1] >= n / 8 - block);
 }

@@ -61,6 +61,16 @@ void parallelRanges(std::size_t n, int threads,
     }, fn);
 }
 
+void parallelGivenRanges(const std::vector<std::size_t>& bounds,
+                         const std::function<void(int, std::size_t, std::size_t)>& fn) {
+    const std::size_t n = bounds.empty() ? 0 : bounds.back();
+    const int threads = bounds.size() < 2 ? 1 : static_cast<int>(bounds.size() - 1);
+    inRegion(n, threads, [&](int t, int count) {
+        const auto at = static_cast<std::size_t>(t);
+        return count == threads ? bounds[at] : n * at / static_cast<std::size_t>(count);
+    }, fn);
+}
+
 void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
                             const std::function<void(int, std::size_t, std::size_t)>& fn) {
     if (threads <= 1) {

@@ -1,6 +1,7 @@
 // A force evaluation of the penalty models: the passes over the bodies around the contact model,
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
+#include <chrono>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/sim/simulation.hpp"
@@ -87,7 +88,11 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     const bool close = close_pending_;
     const bool reduce = close && accumulators_.size() > 1;
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
-    parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
+    // Each body's updates here do not depend on which thread makes them, so the threads' ranges
+    // follow their measured speed (body_split_); kept in thread order, the wall contacts the parts
+    // collect stay in body order.
+    parallelGivenRanges(body_split_.bounds(n, threads_), [&](int t, std::size_t begin, std::size_t end) {
+        const auto started = std::chrono::steady_clock::now();
         bool far = false;
         std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[static_cast<std::size_t>(t)] : nullptr;
         if (walls) walls->clear();
@@ -108,7 +113,9 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
                 for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
         });
         moved[static_cast<std::size_t>(t)].moved = far;
+        body_split_.record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     });
+    body_split_.update(kBlock);
     if (close) {
         close_pending_ = false;
         pending_after_ = nullptr;
@@ -261,7 +268,7 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     const bool shared = accumulators_.size() > 1;
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
-        parallelRanges(n, threads_, [&](int t, std::size_t begin, std::size_t end) {
+        parallelGivenRanges(body_split_.bounds(n, threads_), [&](int t, std::size_t begin, std::size_t end) {
             // The other threads' forces on this range's bodies, in thread order (a few thousand a
             // step at 1,024,000 spheres).
             if (reduce) addListedForces(begin, end);

@@ -3,6 +3,7 @@
 // with a given thread count adds forces in the same order every time.
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace grainlab {
 
@@ -33,5 +34,10 @@ void parallelRanges(std::size_t n, int threads,
 // region's end for the others, so equal lengths of unequal work lose the difference.
 void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
                             const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
+
+// The same with the ranges given in thread order: thread t takes [bounds[t], bounds[t + 1]), with
+// bounds.front() = 0 and bounds.back() = n (equal lengths where the pool runs fewer threads).
+void parallelGivenRanges(const std::vector<std::size_t>& bounds,
+                         const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
 
 }  // namespace grainlab

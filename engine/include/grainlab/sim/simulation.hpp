@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "grainlab/core/adaptive_split.hpp"
 #include "grainlab/core/zeroed_array.hpp"
 #include "grainlab/io/frame.hpp"
 #include "grainlab/plugin/contact_model.hpp"
@@ -215,6 +216,7 @@ private:
     std::size_t runaway_ = 0;
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
     // integrator's `after`, possibly empty) for the next sweep or settle().
+    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed
     bool may_defer_close_ = false;
     bool close_pending_ = false;
     BodyRangeUpdate pending_after_;

@@ -1,0 +1,29 @@
+#pragma once
+// Ranges of a per-body pass that follow the threads' measured speed. In stretches of this VM one
+// virtual core streams the bodies' arrays far slower than the other (docs/performance.md), and
+// equal halves then leave the faster thread waiting at the region's end. Only for passes whose
+// result does not depend on which thread takes a body: the ranges change from step to step.
+#include <cstddef>
+#include <vector>
+
+namespace grainlab {
+
+class AdaptiveSplit {
+public:
+    // Contiguous ranges in thread order covering [0, n): thread t takes [b[t], b[t + 1]). Equal
+    // lengths for a new body or thread count.
+    const std::vector<std::size_t>& bounds(std::size_t n, int threads);
+    // Thread t's time on its range in the region just run (each thread writes its own slot).
+    void record(int thread, double seconds) { times_[static_cast<std::size_t>(thread)].seconds = seconds; }
+    // After the region: each thread's seconds per body, smoothed over steps, and the next ranges
+    // sized to take equal times, in whole blocks of `granule` bodies.
+    void update(std::size_t granule);
+
+private:
+    struct alignas(64) Time { double seconds = -1.0; };  // a line each: written while the others work
+    std::vector<std::size_t> bounds_;
+    std::vector<Time> times_;
+    std::vector<double> per_body_;  // smoothed seconds per body, per thread (0: none yet)
+};
+
+}  // namespace grainlab
