@@ -143,7 +143,8 @@ struct CollectedRows {
     std::vector<std::uint32_t> length;                  // per body
 };
 
-CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count) {
+CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count,
+                          std::size_t expected_entries) {
     const std::size_t n = bodies.size();
     const double max_radius = n ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 1.0;
     const CellGrid grid = buildGrid(bodies, box, 2.0 * max_radius + skin);
@@ -152,6 +153,11 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     const NearestImage image(box);
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
+        // Room for the range's share of the last list's entries and a margin, on 2 MiB pages: grown
+        // by doubling, the rows were copied twice over and faulted in 4 KiB at a time, each fault
+        // taking the process's memory lock the other thread's faults wait on.
+        const std::size_t share = n > 0 ? expected_entries * (end - begin) / n : 0;
+        reserveOnHugePages(out, share + share / 16 + 64);
         std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
         StencilRuns runs;
         std::uint32_t stencil_cell = ~std::uint32_t{0};
@@ -229,7 +235,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     std::vector<double>().swap(list.work_before);
     std::vector<std::uint32_t>().swap(list.owner);
     const int thread_count = std::max(1, threads);
-    CollectedRows rows = collectRows(bodies, box, skin, thread_count);
+    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size());
 
     NeighborList next;
     next.history.size = history_size;
