@@ -1,6 +1,7 @@
 #pragma once
 // Static, deterministic work splitting: thread t of T always gets the same index range, so a run
-// with a given thread count adds forces in the same order every time.
+// with a given thread count adds forces in the same order every time. parallelGivenRanges is the
+// exception, for passes whose result does not depend on which thread takes an index.
 #include <cstddef>
 #include <functional>
 #include <vector>

@@ -214,9 +214,9 @@ private:
     // with the first body that ran away (the body count when none did).
     bool motion_checked_ = false;
     std::size_t runaway_ = 0;
+    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
     // integrator's `after`, possibly empty) for the next sweep or settle().
-    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed
     bool may_defer_close_ = false;
     bool close_pending_ = false;
     BodyRangeUpdate pending_after_;
