@@ -119,16 +119,30 @@ std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox&
     const std::size_t n = bodies.size();
     std::vector<std::uint32_t> order(n);
     if (n == 0) return order;
-    Vec3 lo = bodies.position[0];
-    for (const Vec3& x : bodies.position) lo = lo.cwiseMin(x);
+    Vec3 lo = bodies.position[0], hi = lo;
+    for (const Vec3& x : bodies.position) {
+        lo = lo.cwiseMin(x);
+        hi = hi.cwiseMax(x);
+    }
     for (int k = 0; k < 3; ++k)
-        if (box.periodic[k]) lo[k] = box.min[k];
+        if (box.periodic[k]) {
+            lo[k] = box.min[k];
+            hi[k] = box.min[k] + box.length[k];
+        }
+    // Each axis in a power of two of cells no longer than `cell`: the curve's blocks are then
+    // halves, quarters, ... of the bodies' extent. Over a count that is not a power of two, the
+    // cells past the highest power came last as thin slabs, whose bodies' neighbours across the
+    // slab lay far away in memory.
+    Vec3 inv;
+    for (int k = 0; k < 3; ++k) {
+        const double cells = std::clamp(std::ceil((hi[k] - lo[k]) / cell), 1.0, 2097152.0);
+        inv[k] = std::exp2(std::ceil(std::log2(cells))) / std::max(hi[k] - lo[k], cell);
+    }
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(n);
-    const double inv = 1.0 / cell;
     for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t code = 0;
         for (int k = 0; k < 3; ++k) {
-            const double c = std::clamp(std::floor((bodies.position[i][k] - lo[k]) * inv), 0.0, 2097151.0);
+            const double c = std::clamp(std::floor((bodies.position[i][k] - lo[k]) * inv[k]), 0.0, 2097151.0);
             code |= spread(static_cast<std::uint64_t>(c)) << k;
         }
         keys[i] = {code, static_cast<std::uint32_t>(i)};
