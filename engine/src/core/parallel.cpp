@@ -72,7 +72,7 @@ void parallelGivenRanges(const std::vector<std::size_t>& bounds,
 }
 
 void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
-                            const std::function<void(int, std::size_t, std::size_t)>& fn) {
+                            std::size_t granule, const std::function<void(int, std::size_t, std::size_t)>& fn) {
     if (threads <= 1) {
         fn(0, 0, n);
         return;
@@ -88,7 +88,8 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
             if (work_before(mid) < target) lo = mid + 1;
             else hi = mid;
         }
-        return lo;
+        const std::size_t g = std::max<std::size_t>(1, granule);
+        return std::min(n, (lo + g / 2) / g * g);
     }, fn);
 }
 

@@ -192,11 +192,20 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         acc.records.clear();
         acc.outside.clear();
     }
+    energy_blocks_.clear();  // left empty by a model without the engine's pair loop
     ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
-                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr};
+                     accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr,
+                     &energy_blocks_};
     contact_model_->computeForces(ctx);
 
-    state_.elastic = 0.0;
+    // Block by block, in order: the same sums for any thread count.
+    double elastic = 0.0, dissipated = 0.0;
+    for (std::size_t b = 0; b < energy_blocks_.size(); b += 2) {
+        elastic += energy_blocks_[b];
+        dissipated += energy_blocks_[b + 1];
+    }
+    state_.elastic = elastic;
+    state_.dissipated += dissipated;
     state_.contacts = 0;
     records_.clear();
     for (std::size_t t = 0; t < accumulators_.size(); ++t) {
@@ -206,6 +215,10 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         state_.contacts += acc.contacts;
         records_.insert(records_.end(), acc.records.begin(), acc.records.end());
     }
+    // Each thread's range lists its wall contacts, then its pairs': walls first, as one range lists
+    // them, so the order does not depend on the thread count either.
+    if (accumulators_.size() > 1)
+        std::stable_partition(records_.begin(), records_.end(), [](const ContactRecord& r) { return r.body_b < 0; });
     if (around && may_defer_close_) {
         // step(true): the closing work waits for the next sweep or settle().
         close_pending_ = true;

@@ -14,10 +14,12 @@
  * 4: NeighborList::history (PairHistory: only the touching pairs' history), ThreadAccumulator::outside
  *    (forces on other threads' bodies listed) and ThreadAccumulator::touched (one flag).
  * 5: StepContext::compute_forces_around's `after` may run in the next step's `before` pass, so an
- *    integrator's step may read or change no body before it calls compute_forces_around. */
-#define GRAINLAB_PLUGIN_ABI_VERSION 5u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v5
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v5"
+ *    integrator's step may read or change no body before it calls compute_forces_around.
+ * 6: ForceContext::energy_blocks (the pair loop's energies summed per block of bodies, the same for
+ *    any thread count). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 6u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v6
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v6"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -24,14 +24,31 @@ namespace grainlab {
 
 namespace detail {
 
-// Energy and contact count summed in registers and stored once per range: the accumulators of
-// different threads share cache lines, and writing them per contact made two threads slower than one.
+// Energy summed in registers per energy block (kEnergyBlock bodies, by the contact's first body)
+// and added to the block's slots once the contacts move on to another block: per contact, the
+// threads' stores shared cache lines and made two threads slower than one. Within a block the
+// sum runs in contact order, whichever thread's range holds the block.
 struct RangeTally {
+    double* blocks = nullptr;  // [2b] elastic, [2b + 1] dissipated
+    std::size_t block = 0;     // the block the running sums belong to
     double elastic_energy = 0.0, dissipated = 0.0;
     std::size_t contacts = 0;
-    void storeInto(ThreadAccumulator& acc) const {
-        acc.elastic_energy += elastic_energy;
-        acc.dissipated += dissipated;
+    [[gnu::always_inline]] void add(std::size_t body, double elastic, double lost) {
+        const std::size_t b = body / kEnergyBlock;
+        if (b != block) {
+            flush();
+            block = b;
+        }
+        elastic_energy += elastic;
+        dissipated += lost;
+    }
+    void flush() {
+        blocks[2 * block] += elastic_energy;
+        blocks[2 * block + 1] += dissipated;
+        elastic_energy = dissipated = 0.0;
+    }
+    void storeInto(ThreadAccumulator& acc) {
+        flush();
         acc.contacts += contacts;
     }
 };
@@ -143,8 +160,7 @@ template <class Law>
         acc.own_force[i] += force;
         acc.own_torque[i] += Vec3(S.torque_ax[c], S.torque_ay[c], S.torque_az[c]);
         acc.add(j, -force, Vec3(S.torque_bx[c], S.torque_by[c], S.torque_bz[c]));
-        tally.elastic_energy += L.elastic_energy[c];
-        tally.dissipated += L.dissipated[c];
+        tally.add(i, L.elastic_energy[c], L.dissipated[c]);
         double* history = history_base + batch.slot[c];
         for (std::size_t h = 0; h < history_size; ++h) history[h] = L.history[h][c];
         if (ctx.record) {
@@ -191,8 +207,7 @@ template <class Law>
             const Vec3 force(L.fx[c], L.fy[c], L.fz[c]);
             acc.own_force[i] += force;
             acc.own_torque[i] += Vec3(S.torque_ax[c], S.torque_ay[c], S.torque_az[c]);
-            tally.elastic_energy += L.elastic_energy[c];
-            tally.dissipated += L.dissipated[c];
+            tally.add(i, L.elastic_energy[c], L.dissipated[c]);
             double* history = ctx.wall_history.data() + (begin + c) * history_size;
             for (std::size_t h = 0; h < history_size; ++h) history[h] = L.history[h][c];
             if (ctx.record)
@@ -331,7 +346,7 @@ template <class Fn>
 // after the pass: a pair that came apart is left out, its history back to zero.
 template <class Law, class Batch>
 void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end,
-                  const PairHistoryPart& held, PairHistoryPart& fresh) {
+                  const PairHistoryPart& held, PairHistoryPart& fresh, double* energy_blocks) {
     Bodies& bodies = ctx.bodies;
     NeighborList& pairs = ctx.pairs;
     constexpr std::size_t history_size = ContactLanes::kHistory;
@@ -344,6 +359,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     const std::uint32_t* material = bodies.material.data();
     acc.ownRange(begin, end);
     RangeTally tally;
+    tally.blocks = energy_blocks;
+    tally.block = begin / kEnergyBlock;
     TouchingBatch batch;
     ContactLanes lanes;
     LaneSides sides;
@@ -362,6 +379,15 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     // goes through the touching bits in order, appending to the batch: the touching test, true for
     // one entry in seven, was a branch the predictor missed (a quarter of the pass's samples on its
     // two targets, docs/performance.md). A chunk is a word of the histories' bits.
+    // The range's wall contacts first: a body's forces then run wall, own row, later rows (listed
+    // ones from other threads' rows last), the order of one thread's pass.
+    const std::vector<WallContact>& walls = ctx.wall_contacts;
+    auto first = std::lower_bound(walls.begin(), walls.end(), begin,
+                                  [](const WallContact& c, std::size_t body) { return c.body < body; });
+    auto last = std::lower_bound(first, walls.end(), end,
+                                 [](const WallContact& c, std::size_t body) { return c.body < body; });
+    Batch::walls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
+                 static_cast<std::size_t>(last - walls.begin()), lanes, sides);
     const std::uint32_t entries_end = row_start[end];
     fresh.reset(row_start[begin], entries_end);
     const double* held_values = held.values.data();
@@ -418,13 +444,6 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     }
     batch.history = fresh.values.data();
     Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
-    const std::vector<WallContact>& walls = ctx.wall_contacts;
-    auto first = std::lower_bound(walls.begin(), walls.end(), begin,
-                                  [](const WallContact& c, std::size_t body) { return c.body < body; });
-    auto last = std::lower_bound(first, walls.end(), end,
-                                 [](const WallContact& c, std::size_t body) { return c.body < body; });
-    Batch::walls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
-                 static_cast<std::size_t>(last - walls.begin()), lanes, sides);
     tally.storeInto(acc);
 }
 
@@ -433,35 +452,46 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 // Each thread takes a range of bodies with their rows of pairs and their wall contacts, the ranges
 // holding equal shares of the list's work estimate: bodies in spatial order put a bed's free
 // surface, with short rows and few contacts, in the last range, and equal body counts left the
-// others waiting.
+// others waiting. A body's force sums run in the same order whatever the ranges (its own row's
+// pairs, then the later rows' in row order, listed ones added after), and the energies are summed
+// per block of whole ranges, so the thread count changes no result.
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
     NeighborList& pairs = ctx.pairs;
+    const std::size_t n = ctx.bodies.size();
     if (pairs.owner.size() != pairs.partner.size()) indexOwners(pairs, ctx.threads);
     if (pairs.history.size != ContactLanes::kHistory)
         throw std::logic_error("the engine's pair loop carries " + std::to_string(ContactLanes::kHistory) +
                                " doubles of history per contact (the tangential spring); this contact model keeps " +
                                std::to_string(pairs.history.size));
     const std::vector<double>& work = pairs.work_before;
-    const bool known = work.size() == ctx.bodies.size() + 1;
+    const bool known = work.size() == n + 1;
     auto work_before = [&](std::size_t i) { return known ? work[i] : static_cast<double>(i); };
+    std::vector<double> own_blocks;
+    std::vector<double>& energy = ctx.energy_blocks ? *ctx.energy_blocks : own_blocks;
+    energy.assign(2 * (n / kEnergyBlock + 1), 0.0);
     [[maybe_unused]] const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     // Each thread writes its range's new histories into a spare part (the arrays of two passes ago,
     // so no allocation once they have grown), which become the list's after the pass.
     PairHistory& history = pairs.history;
     history.spare.resize(static_cast<std::size_t>(std::max(1, ctx.threads)));
     for (PairHistoryPart& part : history.spare) part.reset(0, 0);
-    parallelBalancedRanges(ctx.bodies.size(), ctx.threads, work_before, [&](int t, std::size_t begin, std::size_t end) {
+    parallelBalancedRanges(n, ctx.threads, work_before, kEnergyBlock, [&](int t, std::size_t begin, std::size_t end) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
         PairHistoryPart sliced;
         const PairHistoryPart& held = history.partFor(pairs.row_start[begin], pairs.row_start[end], sliced);
         PairHistoryPart& fresh = history.spare[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh);
+        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
 #endif
-        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh);
+        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
     });
     history.parts.swap(history.spare);
+    if (!ctx.energy_blocks)
+        for (std::size_t b = 0; b < energy.size(); b += 2) {
+            ctx.accumulators[0].elastic_energy += energy[b];
+            ctx.accumulators[0].dissipated += energy[b + 1];
+        }
 }
 
 }  // namespace grainlab

@@ -90,6 +90,11 @@ struct ThreadAccumulator {
     }
 };
 
+// Bodies per block of the pair loop's energy sums: each block's elastic and dissipated energy is
+// summed in pair order by one thread, and the blocks in order after, so the totals do not depend on
+// how many threads split the bodies.
+constexpr std::size_t kEnergyBlock = 256;
+
 struct ForceContext {
     Bodies& bodies;
     NeighborList& pairs;
@@ -104,6 +109,9 @@ struct ForceContext {
     // Feature contacts (polyhedra, and spheres and walls alike) when the model asked for them
     // (ContactModel::featureContactRange() > 0); nullptr otherwise.
     PolyhedralContactList* polyhedral = nullptr;
+    // Per energy block: elastic energy at [2b], dissipated at [2b + 1], summed by the engine in
+    // block order; nullptr: the pair loop adds its totals to accumulators[0].
+    std::vector<double>* energy_blocks = nullptr;
 };
 
 }  // namespace grainlab

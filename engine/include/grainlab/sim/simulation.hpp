@@ -215,6 +215,7 @@ private:
     bool motion_checked_ = false;
     std::size_t runaway_ = 0;
     AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed
+    std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
     // integrator's `after`, possibly empty) for the next sweep or settle().
     bool may_defer_close_ = false;
