@@ -373,12 +373,6 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     const std::uint32_t* const row_start = pairs.row_start.data();
     const EntryArrays entries{pairs.owner.data(), pairs.partner.data(),
                               static_cast<std::uint32_t>(pairs.partner.size()), x, radius, NearestImage(ctx.box)};
-    // The range's entries in chunks of 64, each entry finding its body in `owner` (nested loops over
-    // rows of 3.6 entries missed the branch at most rows' ends). A first loop over a chunk tests
-    // every entry without a branch (Batch::classify), into a bit per entry that touches; a second
-    // goes through the touching bits in order, appending to the batch: the touching test, true for
-    // one entry in seven, was a branch the predictor missed (a quarter of the pass's samples on its
-    // two targets, docs/performance.md). A chunk is a word of the histories' bits.
     // The range's wall contacts first: a body's forces then run wall, own row, later rows (listed
     // ones from other threads' rows last), the order of one thread's pass.
     const std::vector<WallContact>& walls = ctx.wall_contacts;
@@ -388,6 +382,12 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
                                  [](const WallContact& c, std::size_t body) { return c.body < body; });
     Batch::walls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
                  static_cast<std::size_t>(last - walls.begin()), lanes, sides);
+    // The range's entries in chunks of 64, each entry finding its body in `owner` (nested loops over
+    // rows of 3.6 entries missed the branch at most rows' ends). A first loop over a chunk tests
+    // every entry without a branch (Batch::classify), into a bit per entry that touches; a second
+    // goes through the touching bits in order, appending to the batch: the touching test, true for
+    // one entry in seven, was a branch the predictor missed (a quarter of the pass's samples on its
+    // two targets, docs/performance.md). A chunk is a word of the histories' bits.
     const std::uint32_t entries_end = row_start[end];
     fresh.reset(row_start[begin], entries_end);
     const double* held_values = held.values.data();
