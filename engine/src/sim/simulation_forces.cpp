@@ -198,7 +198,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
                      &energy_blocks_};
     contact_model_->computeForces(ctx);
 
-    // Block by block, in order: the same sums for any thread count.
+    // Block by block, in order: the same sums however the threads split the bodies.
     double elastic = 0.0, dissipated = 0.0;
     for (std::size_t b = 0; b < energy_blocks_.size(); b += 2) {
         elastic += energy_blocks_[b];

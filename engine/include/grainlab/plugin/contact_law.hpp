@@ -31,6 +31,7 @@ namespace detail {
 struct RangeTally {
     double* blocks = nullptr;  // [2b] elastic, [2b + 1] dissipated
     std::size_t block = 0;     // the block the running sums belong to
+    bool held = false;         // a contact was added since the last flush
     double elastic_energy = 0.0, dissipated = 0.0;
     std::size_t contacts = 0;
     [[gnu::always_inline]] void add(std::size_t body, double elastic, double lost) {
@@ -41,11 +42,16 @@ struct RangeTally {
         }
         elastic_energy += elastic;
         dissipated += lost;
+        held = true;
     }
+    // Only blocks with contacts are written: an empty range's starting block belongs to the next
+    // thread's range, which may be writing it.
     void flush() {
+        if (!held) return;
         blocks[2 * block] += elastic_energy;
         blocks[2 * block + 1] += dissipated;
         elastic_energy = dissipated = 0.0;
+        held = false;
     }
     void storeInto(ThreadAccumulator& acc) {
         flush();
@@ -454,7 +460,7 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 // surface, with short rows and few contacts, in the last range, and equal body counts left the
 // others waiting. A body's force sums run in the same order whatever the ranges (its own row's
 // pairs, then the later rows' in row order, listed ones added after), and the energies are summed
-// per block of whole ranges, so the thread count changes no result.
+// per block of whole ranges, so the split changes neither (one and two threads agree bit for bit).
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
     NeighborList& pairs = ctx.pairs;

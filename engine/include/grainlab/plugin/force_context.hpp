@@ -92,7 +92,7 @@ struct ThreadAccumulator {
 
 // Bodies per block of the pair loop's energy sums: each block's elastic and dissipated energy is
 // summed in pair order by one thread, and the blocks in order after, so the totals do not depend on
-// how many threads split the bodies.
+// where the threads' ranges split the bodies.
 constexpr std::size_t kEnergyBlock = 256;
 
 struct ForceContext {
