@@ -111,4 +111,30 @@ TEST_CASE("Nearest-image separation is the nearest image's magnitude, bit for bi
     }
 }
 
+// The neighbour build sizes the histories it carries over by PairHistory::heldCount: it must count
+// exactly the entries forEachHeld walks, for ranges cutting words and parts anywhere.
+TEST_CASE("Counting a range's held histories agrees with walking them", "[neighbors]") {
+    PairHistory history;
+    history.size = 3;
+    std::mt19937 random(13);
+    std::uniform_int_distribution<int> coin(0, 3);
+    const std::uint32_t bounds[] = {5, 100, 230, 231, 500};  // parts [5, 100), [100, 230), ...
+    for (std::size_t p = 0; p + 1 < std::size(bounds); ++p) {
+        PairHistoryPart& part = history.parts.emplace_back();
+        part.reset(bounds[p], bounds[p + 1]);
+        const double values[3] = {1.0, 2.0, 3.0};
+        for (std::uint32_t e = bounds[p]; e < bounds[p + 1]; ++e)
+            if (coin(random) == 0) part.hold(e, values, 3);
+    }
+    std::uniform_int_distribution<std::uint32_t> entry(0, 520);
+    for (int trial = 0; trial < 2000; ++trial) {
+        std::uint32_t first = entry(random), end = entry(random);
+        if (end < first) std::swap(first, end);
+        std::size_t walked = 0;
+        history.forEachHeld(first, end, [&](std::uint32_t, const double*) { ++walked; });
+        CAPTURE(first, end);
+        REQUIRE(history.heldCount(first, end) == walked);
+    }
+}
+
 }  // namespace grainlab

@@ -7,134 +7,10 @@
 #include "grainlab/core/huge_pages.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/state/bodies.hpp"
+#include "cell_grid.hpp"
 
 namespace grainlab {
 namespace {
-
-// Uniform cell grid over the bodies; cells at least `cell_size` wide so neighbours lie in the 27
-// surrounding cells. The cell count is capped so a body far away cannot blow up memory.
-struct CellGrid {
-    Vec3 lo;
-    Vec3 width;
-    std::array<int, 3> count{1, 1, 1};
-    std::vector<std::uint32_t> start;   // per cell, into `bodies`
-    std::vector<std::uint32_t> bodies;
-    std::vector<std::uint32_t> cell_of;
-
-    int axisCell(double x, int k) const {
-        const int c = static_cast<int>(std::floor((x - lo[k]) / width[k]));
-        return std::clamp(c, 0, count[k] - 1);
-    }
-    std::size_t index(int cx, int cy, int cz) const {
-        return (static_cast<std::size_t>(cz) * static_cast<std::size_t>(count[1]) + static_cast<std::size_t>(cy)) *
-                   static_cast<std::size_t>(count[0]) + static_cast<std::size_t>(cx);
-    }
-};
-
-CellGrid buildGrid(const Bodies& bodies, const PeriodicBox& box, double cell_size) {
-    CellGrid grid;
-    const std::size_t n = bodies.size();
-    Vec3 lo = Vec3::Constant(0.0), hi = Vec3::Constant(1.0);
-    if (n > 0) {
-        lo = hi = bodies.position[0];
-        for (const Vec3& x : bodies.position) {
-            lo = lo.cwiseMin(x);
-            hi = hi.cwiseMax(x);
-        }
-    }
-    for (int k = 0; k < 3; ++k) {
-        if (box.periodic[k]) {
-            lo[k] = box.min[k];
-            hi[k] = box.min[k] + box.length[k];
-        }
-        const double extent = std::max(hi[k] - lo[k], 1e-300);
-        grid.count[k] = std::max(1, static_cast<int>(std::min(extent / cell_size, 1e6)));
-    }
-    const double cap = std::max(27.0, 4.0 * static_cast<double>(n));
-    while (static_cast<double>(grid.count[0]) * grid.count[1] * grid.count[2] > cap) {
-        const int k = static_cast<int>(std::max_element(grid.count.begin(), grid.count.end()) - grid.count.begin());
-        grid.count[k] = std::max(1, grid.count[k] / 2);
-    }
-    grid.lo = lo;
-    for (int k = 0; k < 3; ++k) grid.width[k] = std::max(hi[k] - lo[k], 1e-300) / grid.count[k];
-    const std::size_t cells = grid.index(grid.count[0] - 1, grid.count[1] - 1, grid.count[2] - 1) + 1;
-    grid.cell_of.resize(n);
-    grid.start.assign(cells + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec3& x = bodies.position[i];
-        grid.cell_of[i] = static_cast<std::uint32_t>(
-            grid.index(grid.axisCell(x[0], 0), grid.axisCell(x[1], 1), grid.axisCell(x[2], 2)));
-        ++grid.start[grid.cell_of[i] + 1];
-    }
-    for (std::size_t c = 0; c < cells; ++c) grid.start[c + 1] += grid.start[c];
-    grid.bodies.resize(n);
-    std::vector<std::uint32_t> fill(grid.start.begin(), grid.start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) grid.bodies[fill[grid.cell_of[i]]++] = static_cast<std::uint32_t>(i);
-    return grid;
-}
-
-// The bodies of the cells around a cell, as runs of grid.bodies: cells whose indices follow each
-// other are stored one after the other, so a row of three along x is one run.
-struct StencilRuns {
-    std::array<std::uint32_t, 27> begin, end;  // not zeroed: the stencil is rebuilt for most bodies
-    int count = 0;
-    std::uint32_t bodies = 0;  // in all runs
-    void add(const CellGrid& grid, std::size_t first_cell, std::size_t last_cell) {
-        const std::uint32_t b = grid.start[first_cell], e = grid.start[last_cell + 1];
-        if (count > 0 && end[static_cast<std::size_t>(count - 1)] == b) {
-            end[static_cast<std::size_t>(count - 1)] = e;
-        } else {
-            begin[static_cast<std::size_t>(count)] = b;
-            end[static_cast<std::size_t>(count)] = e;
-            ++count;
-        }
-        bodies += e - b;
-    }
-};
-
-// The runs of the distinct cells around `cell` (fewer than 27 cells when a periodic axis has under
-// three). The stencil changes with most bodies (bodies in spatial order rarely share a cell with
-// their predecessor), so a cell away from the grid's faces takes a short path: nine runs of three.
-StencilRuns stencilRuns(const CellGrid& grid, const PeriodicBox& box, std::uint32_t cell) {
-    StencilRuns runs;
-    const std::uint32_t nx = static_cast<std::uint32_t>(grid.count[0]), ny = static_cast<std::uint32_t>(grid.count[1]);
-    const int cx = static_cast<int>(cell % nx);
-    const int cy = static_cast<int>((cell / nx) % ny);
-    const int cz = static_cast<int>(cell / (nx * ny));
-    const std::array<int, 3> c{cx, cy, cz};
-    bool interior = true;
-    for (int k = 0; k < 3; ++k) interior = interior && c[static_cast<std::size_t>(k)] >= 1 && c[static_cast<std::size_t>(k)] + 1 < grid.count[k];
-    if (interior) {
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy) {
-                const std::size_t first = grid.index(cx - 1, cy + dy, cz + dz);
-                runs.add(grid, first, first + 2);
-            }
-        return runs;
-    }
-    // Only a periodic axis of under three cells makes a cell appear twice.
-    bool repeats = false;
-    for (int k = 0; k < 3; ++k) repeats = repeats || (box.periodic[k] && grid.count[k] < 3);
-    std::array<std::size_t, 27> seen{};
-    int found = 0;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                std::array<int, 3> n{cx + dx, cy + dy, cz + dz};
-                bool inside = true;
-                for (int k = 0; k < 3; ++k) {
-                    if (n[k] >= 0 && n[k] < grid.count[k]) continue;
-                    if (box.periodic[k]) n[k] = (n[k] + grid.count[k]) % grid.count[k];
-                    else inside = false;
-                }
-                if (!inside) continue;
-                const std::size_t index = grid.index(n[0], n[1], n[2]);
-                if (repeats && std::find(seen.begin(), seen.begin() + found, index) != seen.begin() + found) continue;
-                seen[static_cast<std::size_t>(found++)] = index;
-                runs.add(grid, index, index);
-            }
-    return runs;
-}
 
 // Each thread collects the rows of its body range (partners within r_i + r_j + skin, j < i, sorted),
 // to be joined in thread order. The cell grid lives only here: gone before the new list is allocated.
@@ -146,8 +22,7 @@ struct CollectedRows {
 CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count,
                           std::size_t expected_entries) {
     const std::size_t n = bodies.size();
-    const double max_radius = n ? *std::max_element(bodies.radius.begin(), bodies.radius.end()) : 1.0;
-    const CellGrid grid = buildGrid(bodies, box, 2.0 * max_radius + skin);
+    const CellGrid grid = buildCellGrid(bodies, box, skin, thread_count);
     CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
                        std::vector<std::uint32_t>(n, 0)};
     const NearestImage image(box);
@@ -211,6 +86,10 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
         RememberedPairs::Part& part = kept.parts[static_cast<std::size_t>(t)];
         part.first_row = begin;
         part.row_end.reserve(end - begin);
+        // Grown from empty, the arrays were copied and faulted in again at every doubling.
+        const std::size_t held = list.history.heldCount(list.row_start[begin], list.row_start[end]);
+        part.partner.reserve(held);
+        part.history.reserve(held * h);
         std::size_t i = begin;  // the row of the entries held next
         list.history.forEachHeld(list.row_start[begin], list.row_start[end], [&](std::uint32_t k, const double* history) {
             for (; list.row_start[i + 1] <= k; ++i) part.row_end.push_back(static_cast<std::uint32_t>(part.partner.size()));
@@ -264,6 +143,9 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
         parallelRanges(carried, thread_count, [&](int t, std::size_t begin, std::size_t end) {
             PairHistoryPart& held = next.history.parts[static_cast<std::size_t>(t)];
             held.reset(next.row_start[begin], next.row_start[end]);
+            // The same rows as the thread's remembered part: at most its pairs keep a history.
+            const RememberedPairs::Part& mine = remembered.parts[static_cast<std::size_t>(t)];
+            if (mine.first_row == begin && mine.row_end.size() == end - begin) held.values.reserve(mine.history.size());
             std::size_t p = 0;  // the part holding row i (parts in row order; a thread's may be empty)
             for (std::size_t i = begin; i < end; ++i) {
                 while (i >= remembered.parts[p].first_row + remembered.parts[p].row_end.size()) ++p;

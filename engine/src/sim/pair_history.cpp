@@ -31,6 +31,23 @@ void PairHistoryPart::hold(std::uint32_t entry, const double* v, std::size_t siz
     used += size;
 }
 
+std::size_t PairHistory::heldCount(std::uint32_t first, std::uint32_t end) const {
+    std::size_t count = 0;
+    for (const PairHistoryPart& part : parts) {
+        const std::uint32_t lo = std::max(first, part.first), hi = std::min(end, part.end);
+        if (lo >= hi) continue;
+        // Word by word (entries counted from the part's first), the first and last cut to [lo, hi).
+        for (std::uint32_t e = lo - part.first; e < hi - part.first;) {
+            const std::uint32_t stop = std::min(hi - part.first, (e / 64 + 1) * 64);
+            std::uint64_t bits = part.held[e / 64] >> (e % 64);
+            if (stop - e < 64) bits &= (std::uint64_t{1} << (stop - e)) - 1;
+            count += static_cast<std::size_t>(std::popcount(bits));
+            e = stop;
+        }
+    }
+    return count;
+}
+
 std::vector<double> PairHistory::dense(std::size_t entries) const {
     std::vector<double> out(entries * size, 0.0);
     forEachHeld(0, static_cast<std::uint32_t>(entries), [&](std::uint32_t entry, const double* v) {

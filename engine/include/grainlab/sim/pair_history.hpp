@@ -57,6 +57,8 @@ struct PairHistory {
         }
     }
 
+    // How many entries of [first, end) hold a history.
+    std::size_t heldCount(std::uint32_t first, std::uint32_t end) const;
     void clear() { parts.clear(); }
     // `size` doubles per entry of [0, entries), zero where none is held (the checkpoint's layout).
     std::vector<double> dense(std::size_t entries) const;
