@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "grainlab/core/huge_pages.hpp"
 #include "grainlab/core/parallel.hpp"
+#include "grainlab/core/vector_isa.hpp"
 #include "grainlab/state/bodies.hpp"
 #include "cell_grid.hpp"
+#include "near_candidates.hpp"
 
 namespace grainlab {
 namespace {
@@ -25,7 +28,9 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     const CellGrid grid = buildCellGrid(bodies, box, skin, thread_count);
     CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
                        std::vector<std::uint32_t>(n, 0)};
-    const NearestImage image(box);
+    const CandidateBodies candidates{bodies.position.data(), bodies.radius.data(), bodies.frozen.data(),
+                                     NearestImage(box), skin,
+                                     contactLoopIsa() == VectorIsa::Avx2 && n <= std::numeric_limits<std::int32_t>::max()};
     parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
         std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
         // Room for the range's share of the last list's entries and a margin, on 2 MiB pages: grown
@@ -33,31 +38,25 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
         // taking the process's memory lock the other thread's faults wait on.
         const std::size_t share = n > 0 ? expected_entries * (end - begin) / n : 0;
         reserveOnHugePages(out, share + share / 16 + 64);
-        std::vector<std::uint32_t> row;  // candidates of one body, kept ones compacted to the front
+        std::vector<std::uint32_t> around;  // the bodies of the cells around a body's, and padding
+        std::vector<std::uint32_t> row;     // the kept ones
         StencilRuns runs;
         std::uint32_t stencil_cell = ~std::uint32_t{0};
         for (std::size_t i = begin; i < end; ++i) {
             if (grid.cell_of[i] != stencil_cell) {
                 stencil_cell = grid.cell_of[i];
                 runs = stencilRuns(grid, box, stencil_cell);
-                if (row.size() < runs.bodies) row.resize(runs.bodies);
+                // The nine runs as one array: the vector test then has one short tail, not nine.
+                around.resize(runs.bodies + kCandidatePadding);
+                row.resize(std::max<std::size_t>(row.size(), runs.bodies + 4));
+                std::uint32_t* to = around.data();
+                for (int r = 0; r < runs.count; ++r)
+                    to = std::copy(grid.bodies.begin() + runs.begin[static_cast<std::size_t>(r)],
+                                   grid.bodies.begin() + runs.end[static_cast<std::size_t>(r)], to);
             }
-            // Every candidate is written and the count advanced only for kept ones: about half the
-            // candidates fail j < i and most of the rest the distance, in no predictable order, and
-            // a branch per test cost more than the tests.
-            const Vec3 xi = bodies.position[i];
-            const double ri = bodies.radius[i];
-            const bool frozen_i = bodies.frozen[i] != 0;
-            std::size_t kept = 0;
-            for (int r = 0; r < runs.count; ++r) {
-                for (std::uint32_t s = runs.begin[static_cast<std::size_t>(r)]; s < runs.end[static_cast<std::size_t>(r)]; ++s) {
-                    const std::uint32_t j = grid.bodies[s];
-                    const double range = ri + bodies.radius[j] + skin;
-                    const bool near = image.squaredDistance(xi - bodies.position[j]) < range * range;
-                    row[kept] = j;
-                    kept += static_cast<std::size_t>(near & (j < i) & !(frozen_i & (bodies.frozen[j] != 0)));
-                }
-            }
+            std::fill(around.end() - kCandidatePadding, around.end(), static_cast<std::uint32_t>(i));
+            const std::size_t kept =
+                keepNearCandidates(candidates, static_cast<std::uint32_t>(i), around.data(), runs.bodies, row.data());
             std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
             out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
             rows.length[i] = static_cast<std::uint32_t>(kept);
