@@ -223,3 +223,33 @@ TEST_CASE("Per-body ranges settle where both threads take equal time", "[engine]
     }
     CHECK(n - stalled.bounds(n, 2)[1] >= n / 8 - block);
 }
+
+// The pair loop's ranges hold given shares of the work (the engine's, from its threads' times):
+// thread 0 takes 30% of a work that grows with the index, ending at a multiple of the granule, and
+// the ranges still cover every index once. Without shares, or with shares for another thread
+// count, the parts are equal.
+TEST_CASE("Balanced ranges take the given shares of the work", "[engine][threads]") {
+    const std::size_t n = 100000, granule = 256;
+    const auto work_before = [](std::size_t i) { return static_cast<double>(i) * static_cast<double>(i); };
+    const auto firstBound = [&](const std::vector<double>* shares) {
+        std::vector<std::size_t> begins(2, n), ends(2, 0);
+        std::vector<int> runs(n, 0);
+        parallelBalancedRanges(n, 2, work_before, granule, [&](int t, std::size_t begin, std::size_t end) {
+            begins[static_cast<std::size_t>(t)] = begin;
+            ends[static_cast<std::size_t>(t)] = end;
+            for (std::size_t i = begin; i < end; ++i) ++runs[i];
+        }, shares);
+        REQUIRE(std::all_of(runs.begin(), runs.end(), [](int r) { return r == 1; }));
+        REQUIRE(ends[0] == begins[1]);
+        return ends[0];
+    };
+    const std::vector<double> shares{0.0, 0.3, 1.0};
+    const std::size_t b = firstBound(&shares);
+    CHECK(b % granule == 0);
+    // work_before(b) = 0.3 work_before(n): b = sqrt(0.3) n, within half a granule.
+    CHECK(std::abs(static_cast<double>(b) - std::sqrt(0.3) * n) <= granule / 2.0);
+    const double equal = std::sqrt(0.5) * n;
+    CHECK(std::abs(static_cast<double>(firstBound(nullptr)) - equal) <= granule / 2.0);
+    const std::vector<double> three{0.0, 0.2, 0.4, 1.0};
+    CHECK(std::abs(static_cast<double>(firstBound(&three)) - equal) <= granule / 2.0);
+}

@@ -72,7 +72,8 @@ void parallelGivenRanges(const std::vector<std::size_t>& bounds,
 }
 
 void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
-                            std::size_t granule, const std::function<void(int, std::size_t, std::size_t)>& fn) {
+                            std::size_t granule, const std::function<void(int, std::size_t, std::size_t)>& fn,
+                            const std::vector<double>* shares) {
     if (threads <= 1) {
         fn(0, 0, n);
         return;
@@ -81,7 +82,8 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
     // The first index whose preceding work reaches the share of `t` of `count` threads.
     inRegion(n, threads, [&](int t, int count) -> std::size_t {
         if (t >= count) return n;
-        const double target = total * t / count;
+        const bool given = shares && shares->size() == static_cast<std::size_t>(count) + 1;
+        const double target = given ? total * (*shares)[static_cast<std::size_t>(t)] : total * t / count;
         std::size_t lo = 0, hi = n;
         while (lo < hi) {
             const std::size_t mid = lo + (hi - lo) / 2;

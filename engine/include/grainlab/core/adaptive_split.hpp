@@ -10,6 +10,8 @@ namespace grainlab {
 
 class AdaptiveSplit {
 public:
+    // weight: of the latest times against those before (0.2: smoothed over about five updates).
+    explicit AdaptiveSplit(double weight = 0.2) : weight_(weight) {}
     // Contiguous ranges in thread order covering [0, n): thread t takes [b[t], b[t + 1]). Equal
     // lengths for a new body or thread count.
     const std::vector<std::size_t>& bounds(std::size_t n, int threads);
@@ -24,6 +26,7 @@ private:
     std::vector<std::size_t> bounds_;
     std::vector<Time> times_;
     std::vector<double> per_body_;  // smoothed seconds per body, per thread (0: none yet)
+    double weight_;
 };
 
 }  // namespace grainlab

@@ -33,10 +33,12 @@ void parallelRanges(std::size_t n, int threads,
 // The same with ranges of equal work instead of equal length: work_before(i) is the work of the
 // indices below i (non-decreasing, work_before(0) = 0). A thread that finishes early waits at the
 // region's end for the others, so equal lengths of unequal work lose the difference. Ranges begin
-// and end at multiples of `granule` (or at n).
+// and end at multiples of `granule` (or at n). With `shares` (threads + 1 values from 0 to 1),
+// thread t takes the work from shares[t] to shares[t + 1] of the total instead of an equal part.
 void parallelBalancedRanges(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
                             std::size_t granule,
-                            const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
+                            const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn,
+                            const std::vector<double>* shares = nullptr);
 
 // The same with the ranges given in thread order: thread t takes [bounds[t], bounds[t + 1]), with
 // bounds.front() = 0 and bounds.back() = n (equal lengths where the pool runs fewer threads).

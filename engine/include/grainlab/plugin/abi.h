@@ -16,10 +16,12 @@
  * 5: StepContext::compute_forces_around's `after` may run in the next step's `before` pass, so an
  *    integrator's step may read or change no body before it calls compute_forces_around.
  * 6: ForceContext::energy_blocks (the pair loop's energies summed per block of bodies, the same for
- *    any split of the bodies between threads). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 6u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v6
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v6"
+ *    any split of the bodies between threads).
+ * 7: ForceContext::work_shares and ThreadAccumulator::range_seconds (the pair loop's split of the
+ *    work follows its threads' measured times). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 7u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v7
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v7"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

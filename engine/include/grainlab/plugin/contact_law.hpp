@@ -8,6 +8,7 @@
 // arms are -r_a n and +r_b n, and the relative velocity is that of a's surface point with respect to
 // b's at the contact.
 #include <algorithm>
+#include <chrono>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -388,6 +389,10 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
                                  [](const WallContact& c, std::size_t body) { return c.body < body; });
     Batch::walls(ctx, law, acc, tally, static_cast<std::size_t>(first - walls.begin()),
                  static_cast<std::size_t>(last - walls.begin()), lanes, sides);
+    // A block's wall energies are one sum and its pairs' another, added after: kept running, the
+    // sums of the walls' last block and the pairs' first were one sum when those blocks were the
+    // same (a range of one block) and two otherwise, so the energies depended on the split.
+    tally.flush();
     // The range's entries in chunks of 64, each entry finding its body in `owner` (nested loops over
     // rows of 3.6 entries missed the branch at most rows' ends). A first loop over a chunk tests
     // every entry without a branch (Batch::classify), into a bit per entry that touches; a second
@@ -456,11 +461,12 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 }  // namespace detail
 
 // Each thread takes a range of bodies with their rows of pairs and their wall contacts, the ranges
-// holding equal shares of the list's work estimate: bodies in spatial order put a bed's free
-// surface, with short rows and few contacts, in the last range, and equal body counts left the
-// others waiting. A body's force sums run in the same order whatever the ranges (its own row's
+// holding the engine's shares of the list's work estimate (ForceContext::work_shares): bodies in
+// spatial order put a bed's free surface, with short rows and few contacts, in the last range, and
+// equal body counts left the others waiting. Each thread's time goes back in its accumulator. A body's force sums run in the same order whatever the ranges (its own row's
 // pairs, then the later rows' in row order, listed ones added after), and the energies are summed
-// per block of whole ranges, so the split changes neither (one and two threads agree bit for bit).
+// per block of whole ranges, so the split changes neither (one, two and three threads agree bit for
+// bit).
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
     NeighborList& pairs = ctx.pairs;
@@ -483,15 +489,18 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     history.spare.resize(static_cast<std::size_t>(std::max(1, ctx.threads)));
     for (PairHistoryPart& part : history.spare) part.reset(0, 0);
     parallelBalancedRanges(n, ctx.threads, work_before, kEnergyBlock, [&](int t, std::size_t begin, std::size_t end) {
+        const auto started = std::chrono::steady_clock::now();
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
         PairHistoryPart sliced;
         const PairHistoryPart& held = history.partFor(pairs.row_start[begin], pairs.row_start[end], sliced);
         PairHistoryPart& fresh = history.spare[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) return detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
+        if (avx2) detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
+        else
 #endif
-        detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
-    });
+            detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
+        acc.range_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    }, ctx.work_shares);
     history.parts.swap(history.spare);
     if (!ctx.energy_blocks)
         for (std::size_t b = 0; b < energy.size(); b += 2) {

@@ -76,6 +76,9 @@ struct ThreadAccumulator {
     double dissipated = 0.0;    // energy dissipated during this force evaluation
     std::size_t contacts = 0;
     std::vector<ContactRecord> records;
+    // The thread's time on its range of the pair loop (applyContactLaw), for the engine's next split
+    // of the work; left at zero by a model without that loop.
+    double range_seconds = 0.0;
 
     void ownRange(std::size_t begin, std::size_t end) { own_begin = begin; own_end = end; }
     // A loop that writes force/torque directly (over contacts rather than bodies) says so.
@@ -112,6 +115,10 @@ struct ForceContext {
     // Per energy block: elastic energy at [2b], dissipated at [2b + 1], summed by the engine in
     // block order; nullptr: the pair loop adds its totals to accumulators[0].
     std::vector<double>* energy_blocks = nullptr;
+    // Where the pair loop's threads split the list's work estimate: thread t takes the part from
+    // work_shares[t] to work_shares[t + 1] of it (0 ... 1, from the threads' measured times);
+    // nullptr or another size: equal parts.
+    const std::vector<double>* work_shares = nullptr;
 };
 
 }  // namespace grainlab

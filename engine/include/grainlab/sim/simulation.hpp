@@ -214,7 +214,14 @@ private:
     // with the first body that ran away (the body count when none did).
     bool motion_checked_ = false;
     std::size_t runaway_ = 0;
-    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed
+    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed (smoothed
+                                // over about five steps: one step's times carry interrupts' jitter)
+    // The pair loop's shares of the list's work (ForceContext::work_shares), from its threads' times
+    // (pair_seconds_, summed since the shares last moved), moved only when the list is estimated
+    // anew: a range that moves copies its pairs' histories, which a new list's ranges do anyway.
+    AdaptiveSplit pair_split_{0.5};  // each update already sums the steps since the last
+    std::vector<double> pair_seconds_, pair_shares_;
+    void sharePairWork();
     std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
     // integrator's `after`, possibly empty) for the next sweep or settle().
