@@ -5,9 +5,11 @@
 #include <cmath>
 #include <limits>
 
+#include "grainlab/core/bit_ranges.hpp"
 #include "grainlab/core/huge_pages.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
+#include "grainlab/plugin/entry_tests.hpp"
 #include "grainlab/state/bodies.hpp"
 #include "cell_grid.hpp"
 #include "near_candidates.hpp"
@@ -189,22 +191,24 @@ void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBo
     reserveOnHugePages(list.work_before, n + 1);
     list.work_before.assign(n + 1, 0.0);
     if (list.row_start.size() != n + 1 || list.position_at_build.size() != n) return;
-    const std::vector<Vec3>& x = list.position_at_build;
-    const NearestImage image(box);
+    if (list.owner.size() != list.partner.size()) indexOwners(list, threads);
+    const detail::EntryArrays entries{list.owner.data(), list.partner.data(), static_cast<std::uint32_t>(list.partner.size()),
+                                      list.position_at_build.data(), bodies.radius.data(), NearestImage(box)};
+    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     // Each body's own work in parallel (a pass over the whole list, which on one thread kept the
-    // other waiting at every build), then the running sum.
+    // other waiting at every build), then the running sum. The entries are tested as the pair
+    // loop's first pass tests them, 64 at a time into bits (one by one, a third of the time went
+    // to gathering the partners' positions for each body's few entries).
     parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
-        // An entry costs 1, a touching one 8. Counted without a branch: the touching test, true
-        // for one entry in seven, and the image's comparisons were mispredicted branches.
+        const std::uint32_t first = list.row_start[begin], last = list.row_start[end];
+        std::vector<std::uint64_t> touching((last - first + 63) / 64);
+        for (std::uint32_t chunk = first; chunk < last; chunk += 64)
+            touching[(chunk - first) / 64] = detail::classifyChunk(entries, chunk, std::min(64u, last - chunk), avx2);
+        // An entry costs 1, a touching one 8.
         for (std::size_t i = begin; i < end; ++i) {
-            const std::uint32_t first = list.row_start[i], last = list.row_start[i + 1];
-            std::uint32_t touching = 0;
-            for (std::uint32_t k = first; k < last; ++k) {
-                const std::uint32_t j = list.partner[k];
-                const double contact = bodies.radius[i] + bodies.radius[j];
-                touching += image.squaredDistance(x[i] - x[j]) < contact * contact ? 1u : 0u;
-            }
-            list.work_before[i + 1] = 1.0 + static_cast<double>(last - first) + 7.0 * static_cast<double>(touching);
+            const std::uint32_t from = list.row_start[i] - first, to = list.row_start[i + 1] - first;
+            list.work_before[i + 1] =
+                1.0 + static_cast<double>(to - from) + 7.0 * static_cast<double>(countBits(touching.data(), from, to));
         }
     });
     for (std::size_t i = 0; i < n; ++i) list.work_before[i + 1] += list.work_before[i];

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "grainlab/core/bit_ranges.hpp"
+
 namespace grainlab {
 namespace {
 
@@ -35,15 +37,7 @@ std::size_t PairHistory::heldCount(std::uint32_t first, std::uint32_t end) const
     std::size_t count = 0;
     for (const PairHistoryPart& part : parts) {
         const std::uint32_t lo = std::max(first, part.first), hi = std::min(end, part.end);
-        if (lo >= hi) continue;
-        // Word by word (entries counted from the part's first), the first and last cut to [lo, hi).
-        for (std::uint32_t e = lo - part.first; e < hi - part.first;) {
-            const std::uint32_t stop = std::min(hi - part.first, (e / 64 + 1) * 64);
-            std::uint64_t bits = part.held[e / 64] >> (e % 64);
-            if (stop - e < 64) bits &= (std::uint64_t{1} << (stop - e)) - 1;
-            count += static_cast<std::size_t>(std::popcount(bits));
-            e = stop;
-        }
+        if (lo < hi) count += countBits(part.held.data(), lo - part.first, hi - part.first);
     }
     return count;
 }
