@@ -150,12 +150,12 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
 void Simulation::sharePairWork() {
     constexpr std::size_t kShareUnits = std::size_t{1} << 20;
     const std::size_t count = static_cast<std::size_t>(threads_);
-    pair_split_.bounds(kShareUnits, threads_);  // equal shares for a new thread count
+    // Equal shares for a new thread count; update() moves these bounds in place.
+    const std::vector<std::size_t>& bounds = pair_split_.bounds(kShareUnits, threads_);
     pair_seconds_.resize(count, 0.0);
     for (std::size_t t = 0; t < count; ++t) pair_split_.record(static_cast<int>(t), pair_seconds_[t]);
     pair_split_.update(1);
     std::fill(pair_seconds_.begin(), pair_seconds_.end(), 0.0);
-    const std::vector<std::size_t>& bounds = pair_split_.bounds(kShareUnits, threads_);
     pair_shares_.resize(bounds.size());
     for (std::size_t t = 0; t < bounds.size(); ++t) pair_shares_[t] = static_cast<double>(bounds[t]) / kShareUnits;
 }

@@ -54,6 +54,13 @@ constexpr std::uint32_t kPositionsAhead = 32;
     }
 }
 
+// The touching bits of entries [chunk, chunk + count), count <= 64, one entry at a time.
+[[gnu::always_inline]] inline std::uint64_t classifyBaseline(const EntryArrays& a, std::uint32_t chunk, std::uint32_t count) {
+    std::uint64_t touching = 0;
+    classifyEntries(a, chunk, 0, count, touching);
+    return touching;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 // The distance pass's tests of a chunk, four entries at a time: the same operations in the same
 // order as classifyEntries, lane by lane, so the same masks bit for bit. The scalar loop took
@@ -93,9 +100,7 @@ inline std::uint64_t classifyChunk(const EntryArrays& a, std::uint32_t chunk, st
 #if defined(__x86_64__) && defined(__GNUC__)
     if (avx2) return classifyAvx2(a, chunk, count);
 #endif
-    std::uint64_t touching = 0;
-    classifyEntries(a, chunk, 0, count, touching);
-    return touching;
+    return classifyBaseline(a, chunk, count);
 }
 
 }  // namespace grainlab::detail
