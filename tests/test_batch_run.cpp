@@ -70,6 +70,16 @@ TEST_CASE("Batch run writes frames, time series and summary that agree with the 
     CHECK(json["final_energy"]["kinetic"].get<double>() == Approx(0.5 * test::sphereMass(0.5, 1.0) * velocity.squaredNorm()));
     // Free fall from rest for 0.1 s (it reaches the floor only after 0.14 s): v = g t.
     CHECK(velocity.z() == Approx(-9.81 * 0.1).epsilon(1e-9));
+    // The phases split the run's wall time: each part at least zero, together the whole (to the
+    // rounding of the sum).
+    const auto& phases = json["seconds_by_phase"];
+    double parts = 0.0;
+    for (const char* phase : {"integration", "neighbours", "forces", "output_and_other"}) {
+        CHECK(phases[phase].get<double>() >= 0.0);
+        parts += phases[phase].get<double>();
+    }
+    CHECK(parts == Approx(json["wall_seconds"].get<double>()).epsilon(1e-9));
+    CHECK(summary.phases.forces > 0.0);
 }
 
 TEST_CASE("A run that stops keeps every file it wrote valid and says why", "[cli][output][runaway]") {

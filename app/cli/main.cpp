@@ -12,6 +12,7 @@
 #include "grainlab/plugin/loader.hpp"
 #include "grainlab/sim/batch_run.hpp"
 #include "grainlab/io/checkpoint.hpp"
+#include "phase_report.hpp"
 #include "progress.hpp"
 #include "stop_signals.hpp"
 
@@ -74,6 +75,7 @@ int runWithOutputs(grainlab::Simulation& simulation, const RunOptions& o, const 
               << result.particle_steps_per_second / 1e6 << " M particle-steps/s, " << result.threads
               << " threads); " << result.contacts << " contacts; kinetic energy " << result.final_energy.kinetic
               << "\n";
+    grainlab::cli::printPhaseSeconds(std::cout, result.phases, result.wall_seconds);
     for (const grainlab::IntegratorStatistic& stat : result.integrator_statistics)
         std::cout << "  " << stat.name << " = " << stat.value << "  (" << stat.description << ")\n";
     if (!result.solver.empty())

@@ -22,6 +22,14 @@ nlohmann::ordered_json energyJson(const EnergyRecord& e) {
             {"solver_residual", e.solver_residual}};
 }
 
+nlohmann::ordered_json breakdownJson(const PhaseSeconds& p, double wall_seconds) {
+    return {{"integration", p.integration},
+            {"neighbours", p.neighbours},
+            {"forces", p.forces},
+            {"output_and_other", wall_seconds - p.total()},
+            {"pair_loop_per_thread", p.pair_loop_per_thread}};
+}
+
 }  // namespace
 
 void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
@@ -34,6 +42,7 @@ void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
         {"contacts", s.contacts},
         {"wall_seconds", s.wall_seconds},
         {"particle_steps_per_second", s.particle_steps_per_second},
+        {"seconds_by_phase", breakdownJson(s.phases, s.wall_seconds)},
         {"threads", s.threads},
         {"integrator", s.integrator},
         {"contact_model", s.contact_model},

@@ -97,6 +97,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         }
     };
     const long total = progress.end_step - first;
+    const PhaseSeconds phases_before = sim.phaseSeconds();
     const auto start = std::chrono::steady_clock::now();
     while (!lastStep(sim.state().step)) {
         const long next = sim.state().step + 1;
@@ -131,6 +132,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
         }
     }
     summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    summary.phases = sim.phaseSeconds().since(phases_before);
     summary.steps = sim.state().step - first;
     summary.simulated_time = sim.state().time;
     summary.final_energy = sim.energy();

@@ -1,6 +1,7 @@
 #include "grainlab/sim/simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -414,6 +415,7 @@ void Simulation::setupPostStep(const PluginChoice& choice) {
 void Simulation::stepContactDynamics() {
     Bodies& bodies = state_.bodies;
     refreshNeighbours(false);
+    const PhaseTimer timer(phases_.forces);
     const double envelope = contact_dynamics_.settings.envelope;
     if (state_.polyhedral.range > 0.0) {
         // Polyhedra: the feature narrow phase finds every contact, as for the penalty model.
@@ -490,6 +492,15 @@ void Simulation::throwRunaway(std::size_t i) const {
 }
 
 void Simulation::step(bool another_follows) {
+    // What the step's phases did not time is the integrator's (its own passes, the motion check).
+    const auto start = std::chrono::steady_clock::now();
+    const double timed = phases_.total();
+    takeStep(another_follows);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    phases_.integration += elapsed - (phases_.total() - timed);
+}
+
+void Simulation::takeStep(bool another_follows) {
     may_defer_close_ = false;
     if (solver_ || state_.polyhedral.range > 0.0) settle();  // these steps have no sweep to run it in
     if (solver_) {

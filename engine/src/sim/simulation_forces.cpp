@@ -2,6 +2,7 @@
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/sim/simulation.hpp"
@@ -128,7 +129,12 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
 bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
     Bodies& bodies = state_.bodies;
     walls_.moveTo(state_.time);
-    const bool rebuilt = sweepBodies(start_forces, before, find_wall_contacts);
+    bool rebuilt = false;
+    {
+        const PhaseTimer timer(phases_.integration);
+        rebuilt = sweepBodies(start_forces, before, find_wall_contacts);
+    }
+    const PhaseTimer timer(phases_.neighbours);
     if (rebuilt) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
@@ -167,6 +173,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     // Wall contacts are found in the sweep when they can be: a parallel region less per step.
     const bool walls_found =
         refreshNeighbours(true, around ? &around->before : nullptr, !feature_contacts && walls_.count() > 0);
+    std::optional<PhaseTimer> timer(std::in_place, phases_.forces);
     if (feature_contacts) {
         feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
     } else {
@@ -219,6 +226,9 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     contact_model_->computeForces(ctx);
     if (pair_seconds_.size() == accumulators_.size())
         for (std::size_t t = 0; t < accumulators_.size(); ++t) pair_seconds_[t] += accumulators_[t].range_seconds;
+    std::vector<double>& per_thread = phases_.pair_loop_per_thread;
+    if (per_thread.size() < accumulators_.size()) per_thread.resize(accumulators_.size(), 0.0);
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) per_thread[t] += accumulators_[t].range_seconds;
 
     // Block by block, in order: the same sums however the threads split the bodies.
     double elastic = 0.0, dissipated = 0.0;
@@ -241,6 +251,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     // them, so the order does not depend on the thread count either.
     if (accumulators_.size() > 1)
         std::stable_partition(records_.begin(), records_.end(), [](const ContactRecord& r) { return r.body_b < 0; });
+    timer.reset();
     if (around && may_defer_close_) {
         // step(true): the closing work waits for the next sweep or settle().
         close_pending_ = true;
@@ -298,6 +309,7 @@ void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size
 // parallel region. An external load sees the whole of the summed forces, so with one the update
 // takes a pass of its own.
 void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
+    const PhaseTimer timer(phases_.integration);
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
     const bool shared = accumulators_.size() > 1;

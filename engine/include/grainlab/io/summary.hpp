@@ -7,6 +7,7 @@
 
 #include "grainlab/io/frame.hpp"
 #include "grainlab/plugin/integrator_statistics.hpp"
+#include "grainlab/sim/phase_seconds.hpp"
 
 namespace grainlab {
 
@@ -19,6 +20,7 @@ struct RunSummary {
     std::size_t contacts = 0;
     double wall_seconds = 0.0;
     double particle_steps_per_second = 0.0;
+    PhaseSeconds phases;  // of wall_seconds; the rest went to output (frames, rows, checkpoints)
     int threads = 1;
     std::string integrator, contact_model;
     std::vector<IntegratorStatistic> integrator_statistics;  // as the integrator reports them

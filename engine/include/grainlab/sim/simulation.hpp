@@ -17,6 +17,7 @@
 #include "grainlab/sim/contact_dynamics.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/periodic_box.hpp"
+#include "grainlab/sim/phase_seconds.hpp"
 #include "grainlab/sim/polyhedral_narrow_phase.hpp"
 #include "grainlab/sim/walls.hpp"
 #include "grainlab/state/bodies.hpp"
@@ -115,6 +116,8 @@ public:
     }
     void setThreads(int threads);
     int threads() const { return threads_; }
+    // The seconds spent in each phase of the steps so far (grainlab/sim/phase_seconds.hpp).
+    const PhaseSeconds& phaseSeconds() const { return phases_; }
 
     // Swaps take effect at the next step; history of the old model is dropped if its size differs.
     void setContactModel(const PluginChoice& choice);
@@ -176,6 +179,7 @@ private:
     static std::size_t firstRunaway(const Bodies& b, double dt, std::size_t begin, std::size_t end);
     [[noreturn]] void throwRunaway(std::size_t body) const;
     void setupFeatureContacts();
+    void takeStep(bool another_follows);  // step() without its timing
     void fixedStep();
     void adaptiveStep();
     static constexpr int kMaxStepHalvings = 8;
@@ -229,6 +233,7 @@ private:
     bool close_pending_ = false;
     BodyRangeUpdate pending_after_;
     bool record_contacts_ = false;
+    PhaseSeconds phases_;
 };
 
 }  // namespace grainlab
