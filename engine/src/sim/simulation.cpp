@@ -7,12 +7,14 @@
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/core/parallel.hpp"
+#include "grainlab/core/vector_isa.hpp"
 #include "grainlab/geometry/polyhedron.hpp"
 #include "grainlab/io/mesh_file.hpp"
 #include "grainlab/sim/build_bodies.hpp"
 #include "grainlab/sim/material_pairs.hpp"
 #include "grainlab/sim/rigid_contacts.hpp"
 #include "grainlab/sim/spatial_sort.hpp"
+#include "body_passes.hpp"
 
 namespace grainlab {
 namespace {
@@ -470,8 +472,9 @@ void Simulation::checkMotion() const {
     // Each thread finds the first offending body of its range; the lowest is reported (the same
     // body whatever the thread count). Exceptions must not leave a parallel region.
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), b.size());
+    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     parallelRanges(b.size(), threads_, [&](int t, std::size_t begin, std::size_t end) {
-        const std::size_t i = firstRunaway(b, step_dt_, begin, end);
+        const std::size_t i = firstRunaway(b, step_dt_, begin, end, avx2);
         if (i < end) first[static_cast<std::size_t>(t)] = i;
     });
     const std::size_t i = *std::min_element(first.begin(), first.end());

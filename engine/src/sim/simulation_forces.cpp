@@ -5,7 +5,9 @@
 #include <optional>
 
 #include "grainlab/core/parallel.hpp"
+#include "grainlab/core/vector_isa.hpp"
 #include "grainlab/sim/simulation.hpp"
+#include "body_passes.hpp"
 
 namespace grainlab {
 namespace {
@@ -21,43 +23,6 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
         const std::size_t next = std::min(end, (b / kBlock + 1) * kBlock);
         fn(b, next);
         b = next;
-    }
-}
-
-// The sweep's jobs on a block, each a loop of its own over data the block keeps in the cache, with
-// what they read in locals: in one loop with the wall search's call, the box and the displacement
-// flag were reloaded and stored again at every body.
-void wrapInto(const PeriodicBox& shared_box, Bodies& b, std::size_t begin, std::size_t end) {
-    const PeriodicBox box = shared_box;  // a copy, which the position stores cannot change
-    for (std::size_t i = begin; i < end; ++i) box.wrap(b.position[i], b.image[i]);
-}
-
-// Whether a body of the block moved more than sqrt(limit) since the list was built: the largest
-// squared displacement as a running maximum, the images without branches (NearestImage's two
-// comparisons per axis and an or-chain of tests took half the sweep's time).
-bool movedFar(const NearestImage& image, const Bodies& b, const std::vector<Vec3>& at_build, double limit,
-              std::size_t begin, std::size_t end) {
-    double largest = 0.0;
-    for (std::size_t i = begin; i < end; ++i) largest = std::max(largest, image.squaredDistance(b.position[i] - at_build[i]));
-    return largest > limit;
-}
-
-// Forces started at the weight (frozen bodies at +0.0, as a select, not a branch), torques at zero.
-// Written component by component through local pointers: the weight as a Vec3 went through the
-// stack at every body.
-void startForces(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
-    Vec3* const force = b.force.data();
-    Vec3* const torque = b.torque.data();
-    const double* const mass = b.mass.data();
-    const std::uint8_t* const frozen = b.frozen.data();
-    const double gx = g.x(), gy = g.y(), gz = g.z();
-    for (std::size_t i = begin; i < end; ++i) {
-        const bool still = frozen[i] != 0;
-        const double m = mass[i];
-        force[i].x() = still ? 0.0 : m * gx;
-        force[i].y() = still ? 0.0 : m * gy;
-        force[i].z() = still ? 0.0 : m * gz;
-        torque[i].setZero();
     }
 }
 
@@ -83,6 +48,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     struct alignas(64) Flag { bool moved = false; };
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
     const NearestImage image(box_);
+    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     if (find_wall_contacts) wall_parts_.resize(static_cast<std::size_t>(std::max(1, threads_)));
     // The last step's closing work, when step(true) left it: done block by block just before the
     // block's `before`, while the block's arrays are in the cache for both.
@@ -101,15 +67,15 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         std::size_t& runaway = first[static_cast<std::size_t>(t)];
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (close) {
-                closeBlock(reduce, &pending_after_, block_begin, block_end, runaway);
+                closeBlock(reduce, &pending_after_, block_begin, block_end, runaway, avx2);
                 // A thread moves no body on from its first runaway's block: the body reported
                 // is as its step left it.
                 if (runaway != n) return;
             }
             if (before && *before) (*before)(block_begin, block_end);
-            if (periodic) wrapInto(box_, b, block_begin, block_end);
-            if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end);
-            if (start_forces) startForces(b, g, block_begin, block_end);
+            if (periodic) wrapInto(box_, b, block_begin, block_end, avx2);
+            if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end, avx2);
+            if (start_forces) startForces(b, g, block_begin, block_end, avx2);
             if (walls)
                 for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
         });
@@ -284,7 +250,7 @@ void Simulation::addListedForces(std::size_t begin, std::size_t end) {
 }
 
 void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end,
-                            std::size_t& runaway) {
+                            std::size_t& runaway, bool avx2) {
     Bodies& bodies = state_.bodies;
     if (reduce)
         for (const ThreadAccumulator& acc : accumulators_) {
@@ -299,7 +265,7 @@ void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size
     if (!after) return;
     if (*after) (*after)(begin, end);
     if (runaway == bodies.size()) {
-        const std::size_t i = firstRunaway(bodies, step_dt_, begin, end);
+        const std::size_t i = firstRunaway(bodies, step_dt_, begin, end, avx2);
         if (i < end) runaway = i;
     }
 }
@@ -313,6 +279,7 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
     const bool shared = accumulators_.size() > 1;
+    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
         parallelGivenRanges(body_split_.bounds(n, threads_), [&](int t, std::size_t begin, std::size_t end) {
@@ -321,7 +288,7 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
             if (reduce) addListedForces(begin, end);
             std::size_t& runaway = first[static_cast<std::size_t>(t)];
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
-                closeBlock(reduce, update, block_begin, block_end, runaway);
+                closeBlock(reduce, update, block_begin, block_end, runaway, avx2);
             });
         });
     };
@@ -334,18 +301,6 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     }
     motion_checked_ = after != nullptr;
     runaway_ = *std::min_element(first.begin(), first.end());
-}
-
-// The first body of [begin, end) that moved more than its radius in the step or holds a non-finite
-// value; `end` when none did.
-std::size_t Simulation::firstRunaway(const Bodies& b, double dt, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-        // One comparison per body: a non-finite position or angular velocity turns the sum into NaN
-        // (0 * inf is NaN too), and NaN compares false. Squared, to spare a square root.
-        const double poison = 0.0 * (b.position[i].sum() + b.angular_velocity[i].sum());
-        if (!(b.velocity[i].squaredNorm() * dt * dt + poison <= b.radius[i] * b.radius[i])) return i;
-    }
-    return end;
 }
 
 }  // namespace grainlab

@@ -50,5 +50,14 @@ namespace grainlab::avx2 {
     return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ax, ax), _mm256_mul_pd(ay, ay)), _mm256_mul_pd(az, az));
 }
 
+// Four consecutive bodies' Vec3s are twelve consecutive doubles, three vectors: a value per body
+// (lanes s0..s3) spread over them as (s0 s0 s0 s1), (s1 s1 s2 s2), (s2 s3 s3 s3).
+[[gnu::target("avx2"), gnu::always_inline]] inline void perBody(__m256d s, __m256d& first, __m256d& second,
+                                                               __m256d& third) {
+    first = _mm256_permute4x64_pd(s, 0x40);   // lanes 0 0 0 1
+    second = _mm256_permute4x64_pd(s, 0xa5);  // 1 1 2 2
+    third = _mm256_permute4x64_pd(s, 0xfe);   // 2 3 3 3
+}
+
 }  // namespace grainlab::avx2
 #endif

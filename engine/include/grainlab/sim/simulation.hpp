@@ -170,13 +170,14 @@ private:
     // The closing work on bodies, shared by finishForces and a sweep that runs a pending close: the
     // forces other threads listed for [begin, end) (once per thread range), then per block the
     // threads' arrays summed in (`reduce`), `after` and, with it, the motion check (`runaway`:
-    // the first runaway body, left as is once it holds one; the body count until then).
+    // the first runaway body, left as is once it holds one; the body count until then; `avx2`: its
+    // vector code may run, body_passes.hpp).
     void addListedForces(std::size_t begin, std::size_t end);
-    void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway);
+    void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway,
+                    bool avx2);
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
-    static std::size_t firstRunaway(const Bodies& b, double dt, std::size_t begin, std::size_t end);
     [[noreturn]] void throwRunaway(std::size_t body) const;
     void setupFeatureContacts();
     void takeStep(bool another_follows);  // step() without its timing
