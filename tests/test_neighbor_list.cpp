@@ -43,9 +43,10 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> pairsWithin(const Bodies& b, c
     return out;
 }
 
-void checkListAgainstAllPairs(const Bodies& b, const PeriodicBox& box, double skin, int threads) {
+void checkListAgainstAllPairs(const Bodies& b, const PeriodicBox& box, double skin, int threads,
+                              AdaptiveSplit* split = nullptr) {
     NeighborList list;
-    buildNeighborList(list, b, box, skin, 3, threads);
+    buildNeighborList(list, b, box, skin, 3, threads, split);
     REQUIRE(list.row_start.size() == b.size() + 1);
     std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
     for (std::uint32_t i = 0; i < b.size(); ++i) {
@@ -78,6 +79,23 @@ TEST_CASE("Verlet list holds exactly the pairs within the skin, periodic and ope
         CAPTURE(threads);
         checkAgainstAllPairs(b, box, 0.15, threads);
     }
+}
+
+TEST_CASE("Verlet list holds exactly the pairs within the skin on ranges moved by measured times", "[neighbors]") {
+    PeriodicBox box;
+    box.min = Vec3(-3.0, 0.0, 0.0);
+    box.length = Vec3(14.0, 2.5, 9.0);
+    box.periodic = {true, true, false};
+    const Bodies b = randomSpheres(700, box, 1.0, 7);
+    // The first thread measured twenty times slower per body than the others: it gets few bodies.
+    AdaptiveSplit split(1.0);
+    split.bounds(b.size(), 3);
+    split.record(0, 1.0);
+    split.record(1, 0.05);
+    split.record(2, 0.05);
+    split.update(1);
+    CHECK(split.bounds(b.size(), 3)[1] < b.size() / 10);
+    checkListAgainstAllPairs(b, box, 0.15, 3, &split);
 }
 
 TEST_CASE("Verlet list holds exactly the pairs within the skin, no periodic axis", "[neighbors]") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -25,7 +26,7 @@ struct CollectedRows {
 };
 
 CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count,
-                          std::size_t expected_entries) {
+                          std::size_t expected_entries, AdaptiveSplit* split) {
     const std::size_t n = bodies.size();
     const CellGrid grid = buildCellGrid(bodies, box, skin, thread_count);
     CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
@@ -33,7 +34,12 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     const CandidateBodies candidates{bodies.position.data(), bodies.radius.data(), bodies.frozen.data(),
                                      NearestImage(box), skin,
                                      contactLoopIsa() == VectorIsa::Avx2 && n <= std::numeric_limits<std::int32_t>::max()};
-    parallelRanges(n, thread_count, [&](int t, std::size_t begin, std::size_t end) {
+    // Equal lengths of bodies are not equal work (frozen bodies take the scalar test, density
+    // varies), and a virtual core may run slower than the other for a while.
+    std::vector<std::size_t> equal;
+    if (!split) equal = AdaptiveSplit().bounds(n, thread_count);
+    parallelGivenRanges(split ? split->bounds(n, thread_count) : equal, [&](int t, std::size_t begin, std::size_t end) {
+        const auto started = std::chrono::steady_clock::now();
         std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
         // Room for the range's share of the last list's entries and a margin, on 2 MiB pages: grown
         // by doubling, the rows were copied twice over and faulted in 4 KiB at a time, each fault
@@ -63,7 +69,9 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
             out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
             rows.length[i] = static_cast<std::uint32_t>(kept);
         }
+        if (split) split->record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     });
+    if (split) split->update(1);
     return rows;
 }
 
@@ -105,7 +113,7 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
 }  // namespace
 
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
-                       std::size_t history_size, int threads) {
+                       std::size_t history_size, int threads, AdaptiveSplit* split) {
     const std::size_t n = bodies.size();
     // The old list and the new coexist for the history merge, the peak of a run's memory: what the
     // merge does not need is released first (positions at the old build, the grid, the rows
@@ -115,7 +123,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     std::vector<double>().swap(list.work_before);
     std::vector<std::uint32_t>().swap(list.owner);
     const int thread_count = std::max(1, threads);
-    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size());
+    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size(), split);
 
     NeighborList next;
     next.history.size = history_size;

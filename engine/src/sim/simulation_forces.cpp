@@ -103,7 +103,8 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
     const PhaseTimer timer(phases_.neighbours);
     if (rebuilt) {
         if (sortDue()) sortBodies();
-        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_,
+                          &candidate_split_);
     }
     // Only several threads' ranges need it (one thread takes every body).
     if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) {

@@ -225,6 +225,7 @@ private:
     // (pair_seconds_, summed since the shares last moved), moved only when the list is estimated
     // anew: a range that moves copies its pairs' histories, which a new list's ranges do anyway.
     AdaptiveSplit pair_split_{0.5};  // each update already sums the steps since the last
+    AdaptiveSplit candidate_split_{0.5};  // the neighbour build's search, by its threads' times
     std::vector<double> pair_seconds_, pair_shares_;
     void sharePairWork();
     std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
