@@ -40,7 +40,10 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     if (!split) equal = AdaptiveSplit().bounds(n, thread_count);
     parallelGivenRanges(split ? split->bounds(n, thread_count) : equal, [&](int t, std::size_t begin, std::size_t end) {
         const auto started = std::chrono::steady_clock::now();
-        std::vector<std::uint32_t>& out = rows.partners[static_cast<std::size_t>(t)];
+        // A local, moved into place after: the threads' vectors lie side by side in rows.partners,
+        // and every append's update of one's end bounced their shared cache line between the cores
+        // (half the collecting loop's own samples on two threads, on the load of that end).
+        std::vector<std::uint32_t> out;
         // Room for the range's share of the last list's entries and a margin, on 2 MiB pages: grown
         // by doubling, the rows were copied twice over and faulted in 4 KiB at a time, each fault
         // taking the process's memory lock the other thread's faults wait on.
@@ -69,6 +72,7 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
             out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
             rows.length[i] = static_cast<std::uint32_t>(kept);
         }
+        rows.partners[static_cast<std::size_t>(t)] = std::move(out);
         if (split) split->record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     });
     if (split) split->update(1);
@@ -92,7 +96,7 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
     RememberedPairs kept;
     kept.parts.resize(static_cast<std::size_t>(threads));
     parallelRanges(rows, threads, [&](int t, std::size_t begin, std::size_t end) {
-        RememberedPairs::Part& part = kept.parts[static_cast<std::size_t>(t)];
+        RememberedPairs::Part part;  // a local, moved into place after (as collectRows' rows)
         part.first_row = begin;
         part.row_end.reserve(end - begin);
         // Grown from empty, the arrays were copied and faulted in again at every doubling.
@@ -106,6 +110,7 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
             part.history.insert(part.history.end(), history, history + h);
         });
         for (; i < end; ++i) part.row_end.push_back(static_cast<std::uint32_t>(part.partner.size()));
+        kept.parts[static_cast<std::size_t>(t)] = std::move(part);
     });
     return kept;
 }
@@ -150,7 +155,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     if (carry) {
         next.history.parts.resize(static_cast<std::size_t>(thread_count));
         parallelRanges(carried, thread_count, [&](int t, std::size_t begin, std::size_t end) {
-            PairHistoryPart& held = next.history.parts[static_cast<std::size_t>(t)];
+            PairHistoryPart held;  // a local, moved into place after (as collectRows' rows)
             held.reset(next.row_start[begin], next.row_start[end]);
             // The same rows as the thread's remembered part: at most its pairs keep a history.
             const RememberedPairs::Part& mine = remembered.parts[static_cast<std::size_t>(t)];
@@ -172,6 +177,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
                     }
                 }
             }
+            next.history.parts[static_cast<std::size_t>(t)] = std::move(held);
         });
     }
     reserveOnHugePages(next.position_at_build, n);
