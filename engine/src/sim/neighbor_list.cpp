@@ -26,7 +26,7 @@ struct CollectedRows {
 };
 
 CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count,
-                          std::size_t expected_entries, AdaptiveSplit* split) {
+                          std::size_t expected_entries, AdaptiveSplit& split) {
     const std::size_t n = bodies.size();
     const CellGrid grid = buildCellGrid(bodies, box, skin, thread_count);
     CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
@@ -36,9 +36,7 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
                                      contactLoopIsa() == VectorIsa::Avx2 && n <= std::numeric_limits<std::int32_t>::max()};
     // Equal lengths of bodies are not equal work (frozen bodies take the scalar test, density
     // varies), and a virtual core may run slower than the other for a while.
-    std::vector<std::size_t> equal;
-    if (!split) equal = AdaptiveSplit().bounds(n, thread_count);
-    parallelGivenRanges(split ? split->bounds(n, thread_count) : equal, [&](int t, std::size_t begin, std::size_t end) {
+    parallelGivenRanges(split.bounds(n, thread_count), [&](int t, std::size_t begin, std::size_t end) {
         const auto started = std::chrono::steady_clock::now();
         // A local, moved into place after: the threads' vectors lie side by side in rows.partners,
         // and every append's update of one's end bounced their shared cache line between the cores
@@ -73,9 +71,9 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
             rows.length[i] = static_cast<std::uint32_t>(kept);
         }
         rows.partners[static_cast<std::size_t>(t)] = std::move(out);
-        if (split) split->record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        split.record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     });
-    if (split) split->update(1);
+    split.update(1);
     return rows;
 }
 
@@ -128,7 +126,8 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     std::vector<double>().swap(list.work_before);
     std::vector<std::uint32_t>().swap(list.owner);
     const int thread_count = std::max(1, threads);
-    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size(), split);
+    AdaptiveSplit equal_lengths;  // without a split of the caller's: equal lengths, then forgotten
+    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size(), split ? *split : equal_lengths);
 
     NeighborList next;
     next.history.size = history_size;
