@@ -18,10 +18,10 @@ using namespace grainlab;
 
 namespace {
 
-// One step with the baseline loops forced (the switch is read at every force evaluation).
-void baselineStep(Simulation& sim) {
+// One step with the baseline loops forced (the switch is read at every force evaluation and pass).
+void baselineStep(Simulation& sim, bool another_follows = false) {
     setenv("GRAINLAB_VECTOR_ISA", "baseline", 1);
-    sim.step();
+    sim.step(another_follows);
     unsetenv("GRAINLAB_VECTOR_ISA");
 }
 
@@ -89,9 +89,7 @@ TEST_CASE("AVX2 and baseline passes over the bodies give the same motion in a pe
     Simulation baseline(scene, test::builtPlugins());
     for (int k = 0; k < 600; ++k) {
         vector.step(k + 1 < 600);
-        setenv("GRAINLAB_VECTOR_ISA", "baseline", 1);
-        baseline.step(k + 1 < 600);
-        unsetenv("GRAINLAB_VECTOR_ISA");
+        baselineStep(baseline, k + 1 < 600);
     }
     vector.settle();
     baseline.settle();
