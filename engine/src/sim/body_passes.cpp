@@ -54,19 +54,6 @@ std::size_t firstRunawayScalar(const Bodies& b, double dt, std::size_t begin, st
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// Bodies i..i+3's Vec3s (xs: the array's doubles, twelve from body i on) transposed into x, y and z.
-[[gnu::target("avx2"), gnu::always_inline]] inline void fourBodies(const double* xs, std::size_t i, __m256d& x,
-                                                                  __m256d& y, __m256d& z) {
-    const double* const p = xs + 3 * i;
-    const __m256d a = _mm256_loadu_pd(p);      // x0 y0 z0 x1
-    const __m256d b = _mm256_loadu_pd(p + 4);  // y1 z1 x2 y2
-    const __m256d c = _mm256_loadu_pd(p + 8);  // z2 x3 y3 z3
-    // Lanes gathered by blends of the three, then put in place by a permutation.
-    x = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x4), c, 0x2), 0x6c);  // x0 x3 x2 x1 -> 0 3 2 1
-    y = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x9), c, 0x4), 0xb1);  // y1 y0 y3 y2 -> 1 0 3 2
-    z = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x2), c, 0x9), 0xc6);  // z2 z1 z0 z3 -> 2 1 0 3
-}
-
 // (a b c) repeated over four bodies' twelve doubles: (a b c a), (b c a b), (c a b c).
 [[gnu::target("avx2"), gnu::always_inline]] inline void perAxis(const double (&v)[3], __m256d& first, __m256d& second,
                                                                __m256d& third) {
@@ -110,8 +97,8 @@ std::size_t firstRunawayScalar(const Bodies& b, double dt, std::size_t begin, st
     std::size_t i = begin;
     for (; i + 4 <= end; i += 4) {
         __m256d x, y, z, x0, y0, z0;
-        fourBodies(now, i, x, y, z);
-        fourBodies(then, i, x0, y0, z0);
+        avx2::fourVec3(now + 3 * i, x, y, z);
+        avx2::fourVec3(then + 3 * i, x0, y0, z0);
         const __m256d shift = avx2::squaredDistance(_mm256_sub_pd(x, x0), _mm256_sub_pd(y, y0), _mm256_sub_pd(z, z0),
                                                     image.period);
         largest = _mm256_max_pd(shift, largest);  // a NaN shift leaves the maximum as it was, as std::max
@@ -154,9 +141,9 @@ std::size_t firstRunawayScalar(const Bodies& b, double dt, std::size_t begin, st
     std::size_t i = begin;
     for (; i + 4 <= end; i += 4) {
         __m256d x, y, z, wx, wy, wz, vx, vy, vz;
-        fourBodies(reinterpret_cast<const double*>(b.position.data()), i, x, y, z);
-        fourBodies(reinterpret_cast<const double*>(b.angular_velocity.data()), i, wx, wy, wz);
-        fourBodies(reinterpret_cast<const double*>(b.velocity.data()), i, vx, vy, vz);
+        avx2::fourVec3(reinterpret_cast<const double*>(b.position.data()) + 3 * i, x, y, z);
+        avx2::fourVec3(reinterpret_cast<const double*>(b.angular_velocity.data()) + 3 * i, wx, wy, wz);
+        avx2::fourVec3(reinterpret_cast<const double*>(b.velocity.data()) + 3 * i, vx, vy, vz);
         const __m256d sums = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(x, y), z), _mm256_add_pd(_mm256_add_pd(wx, wy), wz));
         const __m256d poison = _mm256_mul_pd(nothing, sums);
         const __m256d speed = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)), _mm256_mul_pd(vz, vz));

@@ -1,6 +1,7 @@
 #pragma once
-// AVX2 building blocks of the pair loop's distance tests: four bodies' values loaded one by one into
-// the lanes of a vector, and the nearest image's squared distance. Each function is compiled for
+// AVX2 building blocks of the pair loop (its distance tests, its batches' gathering) and of the
+// passes over the bodies: four bodies' values loaded into the lanes of a vector, one by one or
+// transposed from consecutive Vec3s, and the nearest image's squared distance. Each function is compiled for
 // AVX2 only (gnu::target) and called from code that checked contactLoopIsa(). Loads, not AVX2's
 // gathers: gathers made the distance pass slower than the scalar loop it replaced.
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -32,6 +33,17 @@ namespace grainlab::avx2 {
     const __m128d z01 = _mm_loadh_pd(_mm_load_sd(p0 + 2), p1 + 2);
     const __m128d z23 = _mm_loadh_pd(_mm_load_sd(p2 + 2), p3 + 2);
     z = _mm256_insertf128_pd(_mm256_castpd128_pd256(z01), z23, 1);
+}
+
+// Four consecutive Vec3s (twelve doubles from p on) transposed into x, y and z.
+[[gnu::target("avx2"), gnu::always_inline]] inline void fourVec3(const double* p, __m256d& x, __m256d& y, __m256d& z) {
+    const __m256d a = _mm256_loadu_pd(p);      // x0 y0 z0 x1
+    const __m256d b = _mm256_loadu_pd(p + 4);  // y1 z1 x2 y2
+    const __m256d c = _mm256_loadu_pd(p + 8);  // z2 x3 y3 z3
+    // Lanes gathered by blends of the three, then put in place by a permutation.
+    x = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x4), c, 0x2), 0x6c);  // x0 x3 x2 x1 -> 0 3 2 1
+    y = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x9), c, 0x4), 0xb1);  // y1 y0 y3 y2 -> 1 0 3 2
+    z = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(a, b, 0x2), c, 0x9), 0xc6);  // z2 z1 z0 z3 -> 2 1 0 3
 }
 
 // |d| folded to the nearer image, min(|d|, period - |d|), as NearestImage::separation (the same

@@ -124,34 +124,84 @@ template <class Law>
     }
 }
 
-// The law for every pair in `batch`; forces go to body (owned by this range) and partner.
+#if defined(__x86_64__) && defined(__GNUC__)
+// Four lanes of three columns.
+[[gnu::target("avx2"), gnu::always_inline]] inline void putFour(double* x, double* y, double* z, __m256d vx,
+                                                               __m256d vy, __m256d vz) {
+    _mm256_storeu_pd(x, vx);
+    _mm256_storeu_pd(y, vy);
+    _mm256_storeu_pd(z, vz);
+}
+
+// Both sides of lanes [c, c + 4) and their histories, four lanes a vector: the bodies' Vec3s
+// transposed in registers, where one lane at a time took a load and a store per double (a third
+// of the Hertz chute's batches' samples). Only data moves, so the lanes hold the same bits.
+[[gnu::target("avx2"), gnu::always_inline]] inline void gatherFour(const Bodies& bodies, const TouchingBatch& batch,
+                                                                  ContactLanes& L, LaneSides& S, std::size_t c) {
+    const double* const v = bodies.velocity.data()->data();
+    const double* const w = bodies.angular_velocity.data()->data();
+    __m256d x, y, z;
+    avx2::positions(v, batch.body + c, x, y, z);
+    putFour(S.vax + c, S.vay + c, S.vaz + c, x, y, z);
+    avx2::positions(w, batch.body + c, x, y, z);
+    putFour(S.wax + c, S.way + c, S.waz + c, x, y, z);
+    avx2::positions(v, batch.partner + c, x, y, z);
+    putFour(S.vbx + c, S.vby + c, S.vbz + c, x, y, z);
+    avx2::positions(w, batch.partner + c, x, y, z);
+    putFour(S.wbx + c, S.wby + c, S.wbz + c, x, y, z);
+    _mm256_storeu_pd(S.arm_a + c, avx2::values(bodies.radius.data(), batch.body + c));
+    _mm256_storeu_pd(S.arm_b + c, avx2::values(bodies.radius.data(), batch.partner + c));
+    _mm256_storeu_pd(S.inv_mass_a + c, avx2::values(bodies.inv_mass.data(), batch.body + c));
+    _mm256_storeu_pd(S.inv_mass_b + c, avx2::values(bodies.inv_mass.data(), batch.partner + c));
+    static_assert(ContactLanes::kHistory == 3);
+    avx2::fourVec3(batch.history + batch.slot[c], x, y, z);
+    putFour(L.history[0] + c, L.history[1] + c, L.history[2] + c, x, y, z);
+}
+
+// gatherFour over the batch's lanes four at a time, while their histories are consecutive (as
+// contactRange appends them); how many lanes it gathered.
+[[gnu::target("avx2"), gnu::always_inline]] inline std::size_t gatherFours(const Bodies& bodies,
+                                                                          const TouchingBatch& batch,
+                                                                          ContactLanes& L, LaneSides& S) {
+    std::size_t c = 0;
+    for (; c + 4 <= batch.size; c += 4) {
+        if (batch.slot[c + 3] != batch.slot[c] + 3 * ContactLanes::kHistory) break;
+        gatherFour(bodies, batch, L, S, c);
+    }
+    return c;
+}
+#endif
+
+// Lane c's sides and history, one double at a time.
+inline void gatherOne(const Bodies& bodies, const TouchingBatch& batch, ContactLanes& L, LaneSides& S,
+                      std::size_t c) {
+    const std::uint32_t i = batch.body[c], j = batch.partner[c];
+    gatherSide(bodies.velocity[i], bodies.angular_velocity[i], S.vax, S.vay, S.vaz, S.wax, S.way, S.waz, c);
+    gatherSide(bodies.velocity[j], bodies.angular_velocity[j], S.vbx, S.vby, S.vbz, S.wbx, S.wby, S.wbz, c);
+    S.arm_a[c] = bodies.radius[i];
+    S.arm_b[c] = bodies.radius[j];
+    S.inv_mass_a[c] = bodies.inv_mass[i];
+    S.inv_mass_b[c] = bodies.inv_mass[j];
+    const double* history = batch.history + batch.slot[c];
+    for (std::size_t h = 0; h < ContactLanes::kHistory; ++h) L.history[h][c] = history[h];
+}
+
+// The law for every pair in `batch`; forces go to body (owned by this range) and partner. The
+// first `gathered` lanes hold their sides and histories already (gatherFours).
 template <class Law>
 [[gnu::always_inline]] inline void applyToBatch(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
                                                 RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
-                                                LaneSides& S) {
+                                                LaneSides& S, std::size_t gathered) {
     const Bodies& bodies = ctx.bodies;
-    const Vec3* v = bodies.velocity.data();
-    const Vec3* w = bodies.angular_velocity.data();
-    const double* radius = bodies.radius.data();
-    const double* inv_mass = bodies.inv_mass.data();
     const std::uint32_t* material = bodies.material.data();
     double* const history_base = batch.history;
     constexpr std::size_t history_size = ContactLanes::kHistory;
     const std::size_t n = batch.size;
     L.dt = ctx.dt;
-    for (std::size_t c = 0; c < n; ++c) {
-        const std::uint32_t i = batch.body[c], j = batch.partner[c];
-        gatherSide(v[i], w[i], S.vax, S.vay, S.vaz, S.wax, S.way, S.waz, c);
-        gatherSide(v[j], w[j], S.vbx, S.vby, S.vbz, S.wbx, S.wby, S.wbz, c);
-        S.arm_a[c] = radius[i];
-        S.arm_b[c] = radius[j];
-        S.inv_mass_a[c] = inv_mass[i];
-        S.inv_mass_b[c] = inv_mass[j];
-        L.properties[c] = &ctx.materials(material[i], material[j]);
-        const double* history = history_base + batch.slot[c];
-        for (std::size_t h = 0; h < history_size; ++h) L.history[h][c] = history[h];
-    }
-    for (std::size_t c = 0; c < n; ++c) {
+    std::size_t c = gathered;
+    for (; c < n; ++c) gatherOne(bodies, batch, L, S, c);
+    for (std::size_t k = 0; k < n; ++k) L.properties[k] = &ctx.materials(material[batch.body[k]], material[batch.partner[k]]);
+    for (c = 0; c < n; ++c) {
         const double distance = std::sqrt(batch.distance_squared[c]);
         const double inv_distance = 1.0 / distance;
         const double rsum = S.arm_a[c] + S.arm_b[c];
@@ -162,7 +212,7 @@ template <class Law>
         L.effective_radius[c] = S.arm_a[c] * S.arm_b[c] / rsum;
     }
     runLanes(law, L, S, n);
-    for (std::size_t c = 0; c < n; ++c) {
+    for (c = 0; c < n; ++c) {
         const std::uint32_t i = batch.body[c], j = batch.partner[c];
         const Vec3 force(L.fx[c], L.fy[c], L.fz[c]);
         acc.own_force[i] += force;
@@ -237,7 +287,7 @@ struct BatchBaseline {
     [[gnu::noinline, gnu::flatten]] static void pairs(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
                                                       RangeTally& tally, TouchingBatch& batch, ContactLanes& L,
                                                       LaneSides& S) {
-        applyToBatch(ctx, law, acc, tally, batch, L, S);
+        applyToBatch(ctx, law, acc, tally, batch, L, S, 0);
     }
     [[gnu::noinline, gnu::flatten]] static void walls(ForceContext& ctx, const Law& law, ThreadAccumulator& acc,
                                                       RangeTally& tally, std::size_t first, std::size_t last,
@@ -255,7 +305,7 @@ struct BatchAvx2 {
     [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void pairs(
         ForceContext& ctx, const Law& law, ThreadAccumulator& acc, RangeTally& tally, TouchingBatch& batch,
         ContactLanes& L, LaneSides& S) {
-        applyToBatch(ctx, law, acc, tally, batch, L, S);
+        applyToBatch(ctx, law, acc, tally, batch, L, S, gatherFours(ctx.bodies, batch, L, S));
     }
     [[gnu::noinline, gnu::flatten, gnu::target("avx2,bmi,bmi2")]] static void walls(
         ForceContext& ctx, const Law& law, ThreadAccumulator& acc, RangeTally& tally, std::size_t first,
