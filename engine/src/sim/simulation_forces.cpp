@@ -125,10 +125,13 @@ void Simulation::sharePairWork() {
     const std::size_t count = static_cast<std::size_t>(threads_);
     // Equal shares for a new thread count; update() moves these bounds in place.
     const std::vector<std::size_t>& bounds = pair_split_.bounds(kShareUnits, threads_);
-    pair_seconds_.resize(count, 0.0);
-    for (std::size_t t = 0; t < count; ++t) pair_split_.record(static_cast<int>(t), pair_seconds_[t]);
+    // Each thread's pair-loop seconds since the shares last moved, from the run's running sums.
+    const std::vector<double>& per_thread = phases_.pair_loop_per_thread;
+    auto at = [](const std::vector<double>& v, std::size_t t) { return t < v.size() ? v[t] : 0.0; };
+    for (std::size_t t = 0; t < count; ++t)
+        pair_split_.record(static_cast<int>(t), at(per_thread, t) - at(pair_loop_at_share_, t));
     pair_split_.update(1);
-    std::fill(pair_seconds_.begin(), pair_seconds_.end(), 0.0);
+    pair_loop_at_share_ = per_thread;
     pair_shares_.resize(bounds.size());
     for (std::size_t t = 0; t < bounds.size(); ++t) pair_shares_[t] = static_cast<double>(bounds[t]) / kShareUnits;
 }
@@ -191,8 +194,6 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
                      accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr,
                      &energy_blocks_, &pair_shares_};
     contact_model_->computeForces(ctx);
-    if (pair_seconds_.size() == accumulators_.size())
-        for (std::size_t t = 0; t < accumulators_.size(); ++t) pair_seconds_[t] += accumulators_[t].range_seconds;
     std::vector<double>& per_thread = phases_.pair_loop_per_thread;
     if (per_thread.size() < accumulators_.size()) per_thread.resize(accumulators_.size(), 0.0);
     for (std::size_t t = 0; t < accumulators_.size(); ++t) per_thread[t] += accumulators_[t].range_seconds;

@@ -222,11 +222,12 @@ private:
     AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed (smoothed
                                 // over about five steps: one step's times carry interrupts' jitter)
     // The pair loop's shares of the list's work (ForceContext::work_shares), from its threads' times
-    // (pair_seconds_, summed since the shares last moved), moved only when the list is estimated
-    // anew: a range that moves copies its pairs' histories, which a new list's ranges do anyway.
+    // since the shares last moved (phases_'s sums then: pair_loop_at_share_), moved only when the
+    // list is estimated anew: a range that moves copies its pairs' histories, which a new list's
+    // ranges do anyway.
     AdaptiveSplit pair_split_{0.5};  // each update already sums the steps since the last
     AdaptiveSplit candidate_split_{0.5};  // the neighbour build's search, by its threads' times
-    std::vector<double> pair_seconds_, pair_shares_;
+    std::vector<double> pair_loop_at_share_, pair_shares_;
     void sharePairWork();
     std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
