@@ -1,9 +1,9 @@
 #pragma once
 // AVX2 building blocks of the pair loop (its distance tests, its batches' gathering) and of the
 // passes over the bodies: four bodies' values loaded into the lanes of a vector, one by one or
-// transposed from consecutive Vec3s, and the nearest image's squared distance. Each function is compiled for
-// AVX2 only (gnu::target) and called from code that checked contactLoopIsa(). Loads, not AVX2's
-// gathers: gathers made the distance pass slower than the scalar loop it replaced.
+// transposed from consecutive Vec3s, and the nearest image's squared distance. Each function is
+// compiled for AVX2 only (gnu::target) and called from code that checked contactLoopIsa(). Loads,
+// not AVX2's gathers: gathers made the distance pass slower than the scalar loop it replaced.
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 

@@ -198,10 +198,9 @@ template <class Law>
     constexpr std::size_t history_size = ContactLanes::kHistory;
     const std::size_t n = batch.size;
     L.dt = ctx.dt;
-    std::size_t c = gathered;
-    for (; c < n; ++c) gatherOne(bodies, batch, L, S, c);
-    for (std::size_t k = 0; k < n; ++k) L.properties[k] = &ctx.materials(material[batch.body[k]], material[batch.partner[k]]);
-    for (c = 0; c < n; ++c) {
+    for (std::size_t c = gathered; c < n; ++c) gatherOne(bodies, batch, L, S, c);
+    for (std::size_t c = 0; c < n; ++c) L.properties[c] = &ctx.materials(material[batch.body[c]], material[batch.partner[c]]);
+    for (std::size_t c = 0; c < n; ++c) {
         const double distance = std::sqrt(batch.distance_squared[c]);
         const double inv_distance = 1.0 / distance;
         const double rsum = S.arm_a[c] + S.arm_b[c];
@@ -212,7 +211,7 @@ template <class Law>
         L.effective_radius[c] = S.arm_a[c] * S.arm_b[c] / rsum;
     }
     runLanes(law, L, S, n);
-    for (c = 0; c < n; ++c) {
+    for (std::size_t c = 0; c < n; ++c) {
         const std::uint32_t i = batch.body[c], j = batch.partner[c];
         const Vec3 force(L.fx[c], L.fy[c], L.fz[c]);
         acc.own_force[i] += force;
