@@ -4,6 +4,7 @@
 // whole truth here, so any stencil shortcut (runs of cells, faces of the grid, periodic axes of
 // under three cells, the candidates' vector test) must reproduce it.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -161,6 +162,52 @@ TEST_CASE("Counting a range's held histories agrees with walking them", "[neighb
         history.forEachHeld(first, end, [&](std::uint32_t, const double*) { ++walked; });
         CAPTURE(first, end);
         REQUIRE(history.heldCount(first, end) == walked);
+    }
+}
+
+// The pair loop reads the histories of its range, which moves from step to step, window by window
+// from the parts the step before wrote (HeldWindows): each window must give exactly the entries and
+// values forEachHeld walks, for ranges starting anywhere, windows cutting parts, and gaps no part covers.
+TEST_CASE("A range's history windows give the held entries and values of the parts under them", "[neighbors]") {
+    PairHistory history;
+    history.size = 3;
+    std::mt19937 random(29);
+    std::uniform_int_distribution<int> coin(0, 3);
+    // Parts [5, 100), [100, 230), [230, 231), an empty one (a thread's empty range), [231, 500) and,
+    // after a gap, [600, 700).
+    const std::pair<std::uint32_t, std::uint32_t> spans[] = {{5, 100}, {100, 230}, {230, 231}, {231, 231}, {231, 500}, {600, 700}};
+    for (const auto& [first, end] : spans) {
+        PairHistoryPart& part = history.parts.emplace_back();
+        part.reset(first, end);
+        for (std::uint32_t e = first; e < end; ++e)
+            if (coin(random) == 0) {
+                const double values[3] = {1.0 * e, 2.0 * e, 3.0 * e};
+                part.hold(e, values, 3);
+            }
+    }
+    std::uniform_int_distribution<std::uint32_t> entry(0, 720);
+    for (int trial = 0; trial < 4000; ++trial) {
+        std::uint32_t first = entry(random), end = entry(random);
+        if (end < first) std::swap(first, end);
+        std::vector<std::uint32_t> walked, windowed;
+        history.forEachHeld(first, end, [&](std::uint32_t k, const double* v) {
+            REQUIRE(v[1] == 2.0 * k);
+            walked.push_back(k);
+        });
+        HeldWindows<3> windows(history, first);
+        for (std::uint32_t at = first; at < end; at += 64) {
+            const std::uint32_t count = std::min<std::uint32_t>(64, end - at);
+            const double* values = nullptr;
+            for (std::uint64_t bits = windows.next(count, values); bits != 0; bits &= bits - 1, values += 3) {
+                const std::uint32_t k = at + static_cast<std::uint32_t>(std::countr_zero(bits));
+                CAPTURE(first, end, at, k);
+                REQUIRE(values[0] == 1.0 * k);
+                REQUIRE(values[2] == 3.0 * k);
+                windowed.push_back(k);
+            }
+        }
+        CAPTURE(first, end);
+        REQUIRE(windowed == walked);
     }
 }
 

@@ -64,16 +64,4 @@ PairHistory PairHistory::fromDense(const std::vector<double>& dense, std::size_t
     return history;
 }
 
-void PairHistory::sliceInto(std::uint32_t first, std::uint32_t end, PairHistoryPart& out) const {
-    out.reset(first, end);
-    forEachHeld(first, end, [&](std::uint32_t entry, const double* v) { out.hold(entry, v, size); });
-}
-
-const PairHistoryPart& PairHistory::partFor(std::uint32_t first, std::uint32_t end, PairHistoryPart& scratch) const {
-    for (const PairHistoryPart& part : parts)
-        if (part.first == first && part.end == end) return part;
-    sliceInto(first, end, scratch);
-    return scratch;
-}
-
 }  // namespace grainlab

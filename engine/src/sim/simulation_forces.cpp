@@ -106,9 +106,9 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_,
                           &candidate_split_);
     }
-    // Only several threads' ranges need it (one thread takes every body).
-    if (threads_ > 1 && state_.pairs.work_before.size() != bodies.size() + 1) {
-        estimatePairWork(state_.pairs, bodies, box_, threads_);
+    // Only several threads' ranges need them (one thread takes every body).
+    if (threads_ > 1) {
+        if (state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_, threads_);
         sharePairWork();
     }
     const bool refreshed = rebuilt || walls_.candidatesStale(skin_);
@@ -125,7 +125,8 @@ void Simulation::sharePairWork() {
     const std::size_t count = static_cast<std::size_t>(threads_);
     // Equal shares for a new thread count; update() moves these bounds in place.
     const std::vector<std::size_t>& bounds = pair_split_.bounds(kShareUnits, threads_);
-    // Each thread's pair-loop seconds since the shares last moved, from the run's running sums.
+    // Each thread's pair-loop seconds since the shares last moved (the last pass), from the run's
+    // running sums.
     const std::vector<double>& per_thread = phases_.pair_loop_per_thread;
     auto at = [](const std::vector<double>& v, std::size_t t) { return t < v.size() ? v[t] : 0.0; };
     for (std::size_t t = 0; t < count; ++t)

@@ -322,11 +322,11 @@ template <class Fn>
 
 // Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. The touching
 // pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2); their histories, carried from
-// `held` (the range's entries' histories before), go to `fresh`, which holds the touching pairs'
+// the list's parts (the entries' histories before), go to `fresh`, which holds the touching pairs'
 // after the pass: a pair that came apart is left out, its history back to zero.
 template <class Law, class Batch>
 void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end,
-                  const PairHistoryPart& held, PairHistoryPart& fresh, double* energy_blocks) {
+                  PairHistoryPart& fresh, double* energy_blocks) {
     Bodies& bodies = ctx.bodies;
     NeighborList& pairs = ctx.pairs;
     constexpr std::size_t history_size = ContactLanes::kHistory;
@@ -374,7 +374,7 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     // two targets, docs/performance.md). A chunk is a word of the histories' bits.
     const std::uint32_t entries_end = row_start[end];
     fresh.reset(row_start[begin], entries_end);
-    const double* held_values = held.values.data();
+    HeldWindows<history_size> held(pairs.history, row_start[begin]);
     constexpr std::uint32_t kChunk = 64;
     for (std::uint32_t chunk = row_start[begin], word = 0; chunk < entries_end; chunk += kChunk, ++word) {
         const std::uint32_t count = std::min(kChunk, entries_end - chunk);
@@ -385,7 +385,8 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
         std::size_t slot = chunk_slot;
         // The entries that held a history, walked alongside the touching ones (a popcount per
         // contact is a library call in the baseline build).
-        std::uint64_t had = held.held[word];
+        const double* held_values = nullptr;
+        std::uint64_t had = held.next(count, held_values);
         // The touching entries' separations are computed again rather than kept from the first
         // loop, which would store them for the six entries in seven that do not touch.
         forEachBit(touching, [&](std::uint32_t e) {
@@ -423,7 +424,6 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
                 Batch::pairs(ctx, law, acc, tally, batch, lanes, sides);
             }
         });
-        for (; had != 0; had &= had - 1) held_values += history_size;
         fresh.used = slot;
     }
     batch.history = fresh.values.data();
@@ -464,14 +464,12 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     parallelBalancedRanges(n, ctx.threads, work_before, kEnergyBlock, [&](int t, std::size_t begin, std::size_t end) {
         const auto started = std::chrono::steady_clock::now();
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
-        PairHistoryPart sliced;
-        const PairHistoryPart& held = history.partFor(pairs.row_start[begin], pairs.row_start[end], sliced);
         PairHistoryPart& fresh = history.spare[static_cast<std::size_t>(t)];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
+        if (avx2) detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, fresh, energy.data());
         else
 #endif
-            detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, held, fresh, energy.data());
+            detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, fresh, energy.data());
         acc.range_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     }, ctx.work_shares);
     history.parts.swap(history.spare);

@@ -222,10 +222,10 @@ private:
     AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed (smoothed
                                 // over about five steps: one step's times carry interrupts' jitter)
     // The pair loop's shares of the list's work (ForceContext::work_shares), from its threads' times
-    // since the shares last moved (phases_'s sums then: pair_loop_at_share_), moved only when the
-    // list is estimated anew: a range that moves copies its pairs' histories, which a new list's
-    // ranges do anyway.
-    AdaptiveSplit pair_split_{0.5};  // each update already sums the steps since the last
+    // in the pass before (phases_'s sums less those at the last share: pair_loop_at_share_), moved
+    // before every pass: moved only at rebuilds, they were off for tens of steps after a virtual core
+    // changed speed or a share overshot (one thread 30 ms a step, the other 23, at 1,024,000 spheres).
+    AdaptiveSplit pair_split_;  // smoothed over about five steps, as body_split_
     AdaptiveSplit candidate_split_{0.5};  // the neighbour build's search, by its threads' times
     std::vector<double> pair_loop_at_share_, pair_shares_;
     void sharePairWork();
