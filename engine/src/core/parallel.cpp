@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "worker_pool.hpp"
@@ -93,6 +94,26 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
         const std::size_t g = std::max<std::size_t>(1, granule);
         return std::min(n, (lo + g / 2) / g * g);
     }, fn);
+}
+
+void parallelChunks(std::size_t n, std::size_t chunk, int threads,
+                    const std::function<void(int, std::size_t, std::size_t, std::size_t)>& fn) {
+    const std::size_t size = std::max<std::size_t>(1, chunk);
+    const std::size_t count = (n + size - 1) / size;
+    std::atomic<std::size_t> next{0};
+    auto take = [&](int t) {
+        for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < count;
+             k = next.fetch_add(1, std::memory_order_relaxed))
+            fn(t, k, k * size, std::min(n, (k + 1) * size));
+    };
+    if (threads <= 1 || in_region || count <= 1) {
+        take(0);
+        return;
+    }
+    threadsPool().run(threads, [&](int t, int) {
+        const InRegion mark;
+        take(t);
+    });
 }
 
 }  // namespace grainlab

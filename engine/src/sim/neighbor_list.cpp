@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -18,37 +17,54 @@
 namespace grainlab {
 namespace {
 
-// Each thread collects the rows of its body range (partners within r_i + r_j + skin, j < i, sorted),
-// to be joined in thread order. The cell grid lives only here: gone before the new list is allocated.
+// The rows (partners within r_i + r_j + skin, j < i, sorted) collected chunk by chunk of bodies, each
+// chunk's by whichever thread took it, into that thread's array; joined in chunk order after. The
+// cell grid lives only here: gone before the new list is allocated.
 struct CollectedRows {
+    struct Slice {
+        std::uint32_t thread = 0;
+        std::size_t from = 0, count = 0;  // in partners[thread]
+    };
     std::vector<std::vector<std::uint32_t>> partners;  // per thread
+    std::vector<Slice> chunks;                          // per chunk of bodies, in body order
     std::vector<std::uint32_t> length;                  // per body
 };
 
+// Bodies per chunk of the search: some sixteen chunks a thread, so that a thread slowed for a while
+// hands the rest to the other (with ranges fixed in advance, one range of each build took 20-40%
+// longer than the other at 1,024,000 spheres on two threads, and the split fitted to the last
+// build's times chased that noise), and no smaller than 64 bodies.
+std::size_t searchChunk(std::size_t n, int threads) {
+    return std::clamp<std::size_t>(n / (16 * static_cast<std::size_t>(std::max(1, threads))), 64, 8192);
+}
+
 CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double skin, int thread_count,
-                          std::size_t expected_entries, AdaptiveSplit& split) {
+                          std::size_t expected_entries) {
     const std::size_t n = bodies.size();
     const CellGrid grid = buildCellGrid(bodies, box, skin, thread_count);
+    const std::size_t chunk = searchChunk(n, thread_count);
     CollectedRows rows{std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(thread_count)),
-                       std::vector<std::uint32_t>(n, 0)};
+                       std::vector<CollectedRows::Slice>((n + chunk - 1) / chunk), std::vector<std::uint32_t>(n, 0)};
     const CandidateBodies candidates{bodies.position.data(), bodies.radius.data(), bodies.frozen.data(),
                                      NearestImage(box), skin,
                                      contactLoopIsa() == VectorIsa::Avx2 && n <= std::numeric_limits<std::int32_t>::max()};
-    // Equal lengths of bodies are not equal work (frozen bodies take the scalar test, density
-    // varies), and a virtual core may run slower than the other for a while.
-    parallelGivenRanges(split.bounds(n, thread_count), [&](int t, std::size_t begin, std::size_t end) {
-        const auto started = std::chrono::steady_clock::now();
-        // A local, moved into place after: the threads' vectors lie side by side in rows.partners,
-        // and every append's update of one's end bounced their shared cache line between the cores
-        // (half the collecting loop's own samples on two threads, on the load of that end).
+    // Per thread, on a line of its own: the output and the search's scratch, kept across chunks.
+    struct alignas(64) Scratch {
         std::vector<std::uint32_t> out;
-        // Room for the range's share of the last list's entries and a margin, on 2 MiB pages: grown
-        // by doubling, the rows were copied twice over and faulted in 4 KiB at a time, each fault
-        // taking the process's memory lock the other thread's faults wait on.
-        const std::size_t share = n > 0 ? expected_entries * (end - begin) / n : 0;
-        reserveOnHugePages(out, share + share / 16 + 64);
         std::vector<std::uint32_t> around;  // the bodies of the cells around a body's, and padding
         std::vector<std::uint32_t> row;     // the kept ones
+    };
+    std::vector<Scratch> scratch(static_cast<std::size_t>(thread_count));
+    // Room for the last list's entries and a margin, on 2 MiB pages, in each thread's array (address
+    // space only until written): grown by doubling, the rows were copied twice over and faulted in
+    // 4 KiB at a time, each fault taking the process's memory lock the other thread's faults wait on.
+    // Outputs are the threads' own arrays, not one shared: every append's update of a shared end
+    // bounced its cache line between the cores.
+    for (Scratch& s : scratch) reserveOnHugePages(s.out, expected_entries + expected_entries / 16 + 64);
+    parallelChunks(n, chunk, thread_count, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+        Scratch& mine = scratch[static_cast<std::size_t>(t)];
+        std::vector<std::uint32_t>& out = mine.out;
+        rows.chunks[index] = {static_cast<std::uint32_t>(t), out.size(), 0};
         StencilRuns runs;
         std::uint32_t stencil_cell = ~std::uint32_t{0};
         for (std::size_t i = begin; i < end; ++i) {
@@ -56,24 +72,23 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
                 stencil_cell = grid.cell_of[i];
                 runs = stencilRuns(grid, box, stencil_cell);
                 // The nine runs as one array: the vector test then has one short tail, not nine.
-                around.resize(runs.bodies + kCandidatePadding);
-                row.resize(std::max<std::size_t>(row.size(), runs.bodies + 4));
-                std::uint32_t* to = around.data();
+                mine.around.resize(runs.bodies + kCandidatePadding);
+                mine.row.resize(std::max<std::size_t>(mine.row.size(), runs.bodies + 4));
+                std::uint32_t* to = mine.around.data();
                 for (int r = 0; r < runs.count; ++r)
                     to = std::copy(grid.bodies.begin() + runs.begin[static_cast<std::size_t>(r)],
                                    grid.bodies.begin() + runs.end[static_cast<std::size_t>(r)], to);
             }
-            std::fill(around.end() - kCandidatePadding, around.end(), static_cast<std::uint32_t>(i));
+            std::fill(mine.around.end() - kCandidatePadding, mine.around.end(), static_cast<std::uint32_t>(i));
             const std::size_t kept =
-                keepNearCandidates(candidates, static_cast<std::uint32_t>(i), around.data(), runs.bodies, row.data());
-            std::sort(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
-            out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
+                keepNearCandidates(candidates, static_cast<std::uint32_t>(i), mine.around.data(), runs.bodies, mine.row.data());
+            std::sort(mine.row.begin(), mine.row.begin() + static_cast<std::ptrdiff_t>(kept));
+            out.insert(out.end(), mine.row.begin(), mine.row.begin() + static_cast<std::ptrdiff_t>(kept));
             rows.length[i] = static_cast<std::uint32_t>(kept);
         }
-        rows.partners[static_cast<std::size_t>(t)] = std::move(out);
-        split.record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        rows.chunks[index].count = out.size() - rows.chunks[index].from;
     });
-    split.update(1);
+    for (std::size_t t = 0; t < scratch.size(); ++t) rows.partners[t] = std::move(scratch[t].out);
     return rows;
 }
 
@@ -116,7 +131,7 @@ RememberedPairs rememberedPairs(const NeighborList& list, std::size_t rows, int 
 }  // namespace
 
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
-                       std::size_t history_size, int threads, AdaptiveSplit* split) {
+                       std::size_t history_size, int threads) {
     const std::size_t n = bodies.size();
     // The old list and the new coexist for the history merge, the peak of a run's memory: what the
     // merge does not need is released first (positions at the old build, the grid, the rows
@@ -126,8 +141,7 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     std::vector<double>().swap(list.work_before);
     std::vector<std::uint32_t>().swap(list.owner);
     const int thread_count = std::max(1, threads);
-    AdaptiveSplit equal_lengths;  // without a split of the caller's: equal lengths, then forgotten
-    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size(), split ? *split : equal_lengths);
+    CollectedRows rows = collectRows(bodies, box, skin, thread_count, list.partner.size());
 
     NeighborList next;
     next.history.size = history_size;
@@ -137,10 +151,11 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
     for (std::size_t i = 0; i < n; ++i) next.row_start[i + 1] = next.row_start[i] + rows.length[i];
     std::vector<std::uint32_t>().swap(rows.length);
     reserveOnHugePages(next.partner, next.row_start[n]);
-    for (auto& part : rows.partners) {
-        next.partner.insert(next.partner.end(), part.begin(), part.end());
-        std::vector<std::uint32_t>().swap(part);
+    for (const CollectedRows::Slice& slice : rows.chunks) {
+        const auto from = rows.partners[slice.thread].begin() + static_cast<std::ptrdiff_t>(slice.from);
+        next.partner.insert(next.partner.end(), from, from + static_cast<std::ptrdiff_t>(slice.count));
     }
+    std::vector<std::vector<std::uint32_t>>().swap(rows.partners);
     // The old pairs with a history are kept apart, by row, and the rest of the old list released
     // before the merge.
     const std::size_t carried = list.row_start.empty() ? 0 : std::min(n, list.row_start.size() - 1);

@@ -1,7 +1,6 @@
 // A force evaluation of the penalty models: the passes over the bodies around the contact model,
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
-#include <chrono>
 #include <optional>
 
 #include "grainlab/core/parallel.hpp"
@@ -26,6 +25,15 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
     }
 }
 
+// Bodies per chunk of a pass (parallelChunks): whole blocks, some sixteen chunks a thread, at most
+// 32 blocks. A thread the host slows for a while (at 1,024,000 spheres on two threads one took 16 ms
+// and the other 25 for the same share, switching every few steps) leaves its later chunks to the
+// other; ranges fitted to the last steps' times left 3-6% of the sweep's time waiting.
+std::size_t passChunk(std::size_t n, int threads) {
+    const std::size_t per_thread = n / (16 * kBlock * static_cast<std::size_t>(std::max(1, threads)));
+    return kBlock * std::clamp<std::size_t>(per_thread, 1, 32);
+}
+
 }  // namespace
 
 void Simulation::computeForces() { evaluateForces(step_dt_); }
@@ -34,7 +42,7 @@ void Simulation::computeForces() { evaluateForces(step_dt_); }
 // integrator's update before the forces, positions wrapped into the periodic box, the Verlet list's
 // displacement check (true when some body moved more than half the skin since the build, or the
 // list does not fit the bodies), for a force evaluation the forces started at the weight (contact
-// models add to them) and, when asked, the wall contacts, each thread's in wall_parts_.
+// models add to them) and, when asked, the wall contacts, each chunk's in wall_parts_.
 bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
     Bodies& b = state_.bodies;
     const std::size_t n = b.size();
@@ -49,27 +57,29 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
     const NearestImage image(box_);
     const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
-    if (find_wall_contacts) wall_parts_.resize(static_cast<std::size_t>(std::max(1, threads_)));
+    const std::size_t chunk = passChunk(n, threads_);
+    // Per chunk, so that the wall contacts, joined in chunk order, stay in body order.
+    if (find_wall_contacts) wall_parts_.resize((n + chunk - 1) / chunk);
     // The last step's closing work, when step(true) left it: done block by block just before the
     // block's `before`, while the block's arrays are in the cache for both.
     const bool close = close_pending_;
     const bool reduce = close && accumulators_.size() > 1;
+    if (reduce) groupListedForces(chunk);
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
-    // Each body's updates here do not depend on which thread makes them, so the threads' ranges
-    // follow their measured speed (body_split_); kept in thread order, the wall contacts the parts
-    // collect stay in body order.
-    parallelGivenRanges(body_split_.bounds(n, threads_), [&](int t, std::size_t begin, std::size_t end) {
-        const auto started = std::chrono::steady_clock::now();
-        bool far = false;
-        std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[static_cast<std::size_t>(t)] : nullptr;
+    // Each body's updates here do not depend on which thread makes them: the threads take chunks
+    // as they finish the last.
+    parallelChunks(n, chunk, threads_, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+        std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[index] : nullptr;
         if (walls) walls->clear();
-        if (reduce) addListedForces(begin, end);
         std::size_t& runaway = first[static_cast<std::size_t>(t)];
+        // A thread moves no body on from its first runaway's block: the body reported is as its
+        // step left it (the chunks it takes later hold later bodies).
+        if (close && runaway != n) return;
+        if (reduce) addListedForces(index);
+        bool far = false;
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (close) {
                 closeBlock(reduce, &pending_after_, block_begin, block_end, runaway, avx2);
-                // A thread moves no body on from its first runaway's block: the body reported
-                // is as its step left it.
                 if (runaway != n) return;
             }
             if (before && *before) (*before)(block_begin, block_end);
@@ -79,10 +89,8 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
             if (walls)
                 for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
         });
-        moved[static_cast<std::size_t>(t)].moved = far;
-        body_split_.record(t, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        if (far) moved[static_cast<std::size_t>(t)].moved = true;
     });
-    body_split_.update(kBlock);
     if (close) {
         close_pending_ = false;
         pending_after_ = nullptr;
@@ -103,8 +111,7 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
     const PhaseTimer timer(phases_.neighbours);
     if (rebuilt) {
         if (sortDue()) sortBodies();
-        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_,
-                          &candidate_split_);
+        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
     }
     // Only several threads' ranges need them (one thread takes every body).
     if (threads_ > 1) {
@@ -242,14 +249,25 @@ void Simulation::settle() {
     if (runaway_ < state_.bodies.size()) throwRunaway(runaway_);
 }
 
-void Simulation::addListedForces(std::size_t begin, std::size_t end) {
-    Bodies& bodies = state_.bodies;
+void Simulation::groupListedForces(std::size_t chunk) {
+    std::vector<std::size_t>& start = listed_start_;
+    start.assign((state_.bodies.size() + chunk - 1) / chunk + 1, 0);
     for (const ThreadAccumulator& acc : accumulators_)
-        for (const OutsideForce& o : acc.outside)
-            if (o.body >= begin && o.body < end) {
-                bodies.force[o.body] += o.force;
-                bodies.torque[o.body] += o.torque;
-            }
+        for (const OutsideForce& o : acc.outside) ++start[o.body / chunk + 1];
+    for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+    listed_.resize(start.back());
+    std::vector<std::size_t> at(start.begin(), start.end() - 1);
+    for (const ThreadAccumulator& acc : accumulators_)
+        for (const OutsideForce& o : acc.outside) listed_[at[o.body / chunk]++] = &o;
+}
+
+void Simulation::addListedForces(std::size_t index) {
+    Bodies& bodies = state_.bodies;
+    for (std::size_t k = listed_start_[index]; k < listed_start_[index + 1]; ++k) {
+        const OutsideForce& o = *listed_[k];
+        bodies.force[o.body] += o.force;
+        bodies.torque[o.body] += o.torque;
+    }
 }
 
 void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end,
@@ -284,11 +302,13 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     const bool shared = accumulators_.size() > 1;
     const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
+    const std::size_t chunk = passChunk(n, threads_);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
-        parallelGivenRanges(body_split_.bounds(n, threads_), [&](int t, std::size_t begin, std::size_t end) {
-            // The other threads' forces on this range's bodies, in thread order (a few thousand a
+        if (reduce) groupListedForces(chunk);
+        parallelChunks(n, chunk, threads_, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+            // The other threads' forces on this chunk's bodies, in thread order (a few thousand a
             // step at 1,024,000 spheres).
-            if (reduce) addListedForces(begin, end);
+            if (reduce) addListedForces(index);
             std::size_t& runaway = first[static_cast<std::size_t>(t)];
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
                 closeBlock(reduce, update, block_begin, block_end, runaway, avx2);

@@ -1,9 +1,9 @@
 #pragma once
-// Ranges of a per-body pass that follow the threads' measured speed. In stretches of this VM one
-// virtual core streams the bodies' arrays far slower than the other (docs/performance.md), and
-// equal halves then leave the faster thread waiting at the region's end. Only for passes whose
-// result does not depend on which thread takes a body: the ranges change from step to step. The
-// pair loop's shares of its work estimate follow the same rule over units of work (Simulation).
+// Ranges that follow the threads' measured speed, for the pair loop's shares of its work estimate
+// (Simulation::sharePairWork): there which thread adds a force decides the order of a body's sums,
+// so the threads cannot take chunks as they finish (parallelChunks, the passes over the bodies). In
+// stretches of this VM one virtual core streams the bodies' arrays far slower than the other
+// (docs/performance.md), and equal halves then leave the faster thread waiting at the region's end.
 #include <cstddef>
 #include <vector>
 

@@ -45,4 +45,12 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
 void parallelGivenRanges(const std::vector<std::size_t>& bounds,
                          const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
 
+// Calls fn(thread, index, begin, end) for each chunk [index * chunk, min(n, (index + 1) * chunk)) of
+// [0, n), the threads taking the next chunk as each finishes its last: a thread slowed for a while
+// (a virtual core's neighbour takes the memory or the core) takes fewer, where fixed ranges left
+// the others waiting at the region's end. Chunks are taken in increasing order, each by one thread;
+// for passes whose result does not depend on which thread takes a chunk (outputs kept by index).
+void parallelChunks(std::size_t n, std::size_t chunk, int threads,
+                    const std::function<void(int thread, std::size_t index, std::size_t begin, std::size_t end)>& fn);
+
 }  // namespace grainlab

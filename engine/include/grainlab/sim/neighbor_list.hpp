@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "grainlab/core/adaptive_split.hpp"
 #include "grainlab/core/math.hpp"
 #include "grainlab/sim/pair_history.hpp"
 #include "grainlab/sim/periodic_box.hpp"
@@ -40,10 +39,9 @@ struct NeighborList {
 };
 
 // Rebuilds `list` around the current positions, keeping history of pairs present before and after.
-// With `split`, the threads' ranges of the candidates' search follow their times there (the list
-// is the same on any ranges); without, equal lengths.
+// The list is the same whichever thread searched which bodies.
 void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, double skin,
-                       std::size_t history_size, int threads, AdaptiveSplit* split = nullptr);
+                       std::size_t history_size, int threads);
 
 // Fills list.owner from the rows.
 void indexOwners(NeighborList& list, int threads);

@@ -168,11 +168,13 @@ private:
     void evaluateForces(double dt, const AroundForces* around = nullptr);
     void finishForces(double dt, const BodyRangeUpdate* after);
     // The closing work on bodies, shared by finishForces and a sweep that runs a pending close: the
-    // forces other threads listed for [begin, end) (once per thread range), then per block the
-    // threads' arrays summed in (`reduce`), `after` and, with it, the motion check (`runaway`:
-    // the first runaway body, left as is once it holds one; the body count until then; `avx2`: its
-    // vector code may run, body_passes.hpp).
-    void addListedForces(std::size_t begin, std::size_t end);
+    // forces other threads listed (ThreadAccumulator::outside), grouped by chunk of a pass before it
+    // (groupListedForces) and added per chunk in thread order, then per block the threads' arrays
+    // summed in (`reduce`), `after` and, with it, the motion check (`runaway`: the first runaway
+    // body, left as is once it holds one; the body count until then; `avx2`: its vector code may
+    // run, body_passes.hpp).
+    void groupListedForces(std::size_t chunk);
+    void addListedForces(std::size_t chunk_index);
     void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway,
                     bool avx2);
     void reevaluateForces();  // after a change between steps
@@ -207,7 +209,9 @@ private:
     mutable std::vector<std::shared_ptr<const Polyhedron>> frame_polyhedra_;
     std::vector<WallContact> previous_wall_contacts_;
     std::vector<double> previous_wall_history_;
-    std::vector<std::vector<WallContact>> wall_parts_;  // per thread, found by sweepBodies
+    std::vector<std::vector<WallContact>> wall_parts_;  // per chunk of the sweep, found by sweepBodies
+    std::vector<std::size_t> listed_start_;             // groupListedForces: per chunk, into listed_
+    std::vector<const OutsideForce*> listed_;
     std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
     PolyhedralNarrowPhase feature_phase_;
     ExternalLoad external_load_;
@@ -219,14 +223,11 @@ private:
     // with the first body that ran away (the body count when none did).
     bool motion_checked_ = false;
     std::size_t runaway_ = 0;
-    AdaptiveSplit body_split_;  // the per-body passes' ranges, by the threads' measured speed (smoothed
-                                // over about five steps: one step's times carry interrupts' jitter)
     // The pair loop's shares of the list's work (ForceContext::work_shares), from its threads' times
     // in the pass before (phases_'s sums less those at the last share: pair_loop_at_share_), moved
     // before every pass: moved only at rebuilds, they were off for tens of steps after a virtual core
     // changed speed or a share overshot (one thread 30 ms a step, the other 23, at 1,024,000 spheres).
-    AdaptiveSplit pair_split_;  // smoothed over about five steps, as body_split_
-    AdaptiveSplit candidate_split_{0.5};  // the neighbour build's search, by its threads' times
+    AdaptiveSplit pair_split_;  // smoothed over about five steps: one step's times carry interrupts' jitter
     std::vector<double> pair_loop_at_share_, pair_shares_;
     void sharePairWork();
     std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
