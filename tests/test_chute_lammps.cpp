@@ -2,7 +2,9 @@
 // bench/in.chute, numbers in shared/bench/lammps-chute-thermo.txt).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "grainlab/io/scene_file.hpp"
 #include "support.hpp"
@@ -28,7 +30,15 @@ TEST_CASE("Chute matches LAMMPS kinetic and rotational energy", "[physics][lammp
 TEST_CASE("One and two threads give the same run, bit for bit", "[engine][threads]") {
     // A body's force sums run in the same order whatever thread holds its pairs (its own row, later
     // rows in order, listed forces after), and the pair loop's energies are summed per block of
-    // bodies, so runs agree bit for bit across thread counts and repeats, energies included.
+    // bodies, so runs agree bit for bit across thread counts and repeats, energies included. Also
+    // with the first thread given nine tenths of the pair loop's work: the second then takes chunks
+    // from the end of the first's range.
+    const bool lopsided = GENERATE(false, true);
+    CAPTURE(lopsided);
+    if (lopsided) setenv("GRAINLAB_FIRST_PAIR_SHARE", "0.9", 1);
+    struct Unset {
+        ~Unset() { unsetenv("GRAINLAB_FIRST_PAIR_SHARE"); }
+    } unset;
     Scene scene = readSceneFile(std::string(GRAINLAB_SOURCE_DIR) + "/resources/scenes/chute/chute.json");
     scene.threads = 2;
     Simulation a(scene, test::builtPlugins()), b(scene, test::builtPlugins());
@@ -50,12 +60,19 @@ TEST_CASE("One and two threads give the same run, bit for bit", "[engine][thread
 }
 
 TEST_CASE("A drum with mesh walls runs the same bit for bit on one, two and three threads", "[engine][threads]") {
-    // Each thread's range takes its wall contacts before its pairs, as one thread's pass does, so a
-    // body touching the wall and pairs of another thread's rows sums its forces in the same order;
-    // a block's wall energies and pair energies are two sums whether or not its range holds other
-    // blocks (900 bodies on three threads: ranges of one block of 256).
+    // Each chunk of the pair loop takes its wall contacts before its pairs, as one thread's pass
+    // does, so a body touching the wall and pairs of another thread's rows sums its forces in the
+    // same order; a block's wall energies and pair energies are two sums whether or not its range
+    // holds other blocks (900 bodies on three threads: ranges of one block of 256). The contacts'
+    // records come in the same order too, also where the first thread is given nine tenths of the
+    // pair loop's work and the others take chunks from the end of its range.
     Scene scene = readSceneFile(std::string(GRAINLAB_SOURCE_DIR) + "/resources/scenes/drum.json");
-    auto run = [&](int threads) {
+    struct Unset {
+        ~Unset() { unsetenv("GRAINLAB_FIRST_PAIR_SHARE"); }
+    } unset;
+    auto run = [&](int threads, bool lopsided = false) {
+        if (lopsided) setenv("GRAINLAB_FIRST_PAIR_SHARE", "0.9", 1);
+        else unsetenv("GRAINLAB_FIRST_PAIR_SHARE");
         scene.threads = threads;
         auto sim = std::make_unique<Simulation>(scene, test::builtPlugins());
         for (int k = 0; k < 2999; ++k) sim->step();
@@ -66,9 +83,9 @@ TEST_CASE("A drum with mesh walls runs the same bit for bit on one, two and thre
     const auto one = run(1);
     const Frame a = one->frame();
     REQUIRE(one->energy().contacts > 500);  // grains on the drum's wall and on each other
-    for (const int threads : {2, 3}) {
-        CAPTURE(threads);
-        const auto many = run(threads);
+    for (const auto& [threads, lopsided] : {std::pair{2, false}, std::pair{3, false}, std::pair{2, true}, std::pair{3, true}}) {
+        CAPTURE(threads, lopsided);
+        const auto many = run(threads, lopsided);
         const Frame b = many->frame();
         CHECK(a.position == b.position);
         CHECK(a.angular_velocity == b.angular_velocity);

@@ -113,6 +113,51 @@ TEST_CASE("Every chunk of a region runs once, whole, each thread's in increasing
     }
 }
 
+TEST_CASE("Owned chunks run once: each range's owner from its front, the others from its back", "[engine][threads]") {
+    // Range 0 holds nine tenths of the indices; its owner waits at its first chunk until the second
+    // thread, done with its own range, has taken one of range 0's from the back (or a second passed).
+    const std::vector<std::size_t> bounds{0, 900, 1001};
+    const std::size_t chunk = 16;  // 57 + 7 chunks
+    const std::size_t chunks = chunkCount(bounds, chunk);
+    REQUIRE(chunks == 64);
+    for (const char* policy : {"ACTIVE", "PASSIVE"}) {
+        std::vector<int> runs(chunks, 0);
+        std::vector<std::vector<std::pair<std::size_t, std::size_t>>> taken(2);  // per thread: (range, index)
+        std::atomic<bool> stolen{false};
+        std::atomic<int> misplaced{0}, threads_seen{0};
+        onThreadWithPolicy(policy, [&] {
+            parallelOwnedChunks(bounds, chunk, [&](int t, std::size_t range, std::size_t index, std::size_t begin,
+                                                   std::size_t end) {
+                const std::size_t k = range == 0 ? index : index - 57;
+                if (begin != bounds[range] + k * chunk || end != std::min(bounds[range + 1], begin + chunk)) ++misplaced;
+                auto& mine = taken[static_cast<std::size_t>(t)];
+                if (mine.empty()) ++threads_seen;
+                mine.emplace_back(range, index);
+                ++runs[index];
+                if (range != static_cast<std::size_t>(t)) stolen = true;
+                if (t == 0 && index == 0) {
+                    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+                    while (!stolen && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+                }
+            });
+        });
+        INFO("policy " << policy);
+        CHECK(misplaced == 0);
+        CHECK(std::all_of(runs.begin(), runs.end(), [](int r) { return r == 1; }));
+        for (std::size_t t = 0; t < 2; ++t) {
+            const auto& mine = taken[t];
+            // Own chunks first and rising; another range's falling.
+            std::size_t k = 0;
+            for (; k < mine.size() && mine[k].first == t; ++k)
+                if (k > 0 && mine[k].second != mine[k - 1].second + 1) ++misplaced;
+            for (std::size_t m = k; m < mine.size(); ++m)
+                if (mine[m].first == t || (m > k && mine[m].second >= mine[m - 1].second)) ++misplaced;
+        }
+        CHECK(misplaced == 0);
+        if (threads_seen == 2) CHECK(stolen);
+    }
+}
+
 TEST_CASE("A region with fewer threads than the last runs on that many", "[engine][threads]") {
     std::atomic<int> misplaced{0};
     onThreadWithPolicy("ACTIVE", [&] {

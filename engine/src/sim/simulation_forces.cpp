@@ -1,6 +1,7 @@
 // A force evaluation of the penalty models: the passes over the bodies around the contact model,
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "grainlab/core/parallel.hpp"
@@ -142,6 +143,14 @@ void Simulation::sharePairWork() {
     pair_loop_at_share_ = per_thread;
     pair_shares_.resize(bounds.size());
     for (std::size_t t = 0; t < bounds.size(); ++t) pair_shares_[t] = static_cast<double>(bounds[t]) / kShareUnits;
+    // GRAINLAB_FIRST_PAIR_SHARE=f (0 < f < 1) fixes the first thread's share at f and the others'
+    // equal: for tests and measurements of the threads taking chunks of each other's ranges.
+    if (const char* fixed = std::getenv("GRAINLAB_FIRST_PAIR_SHARE")) {
+        const double first = std::strtod(fixed, nullptr);
+        if (first > 0.0 && first < 1.0)
+            for (std::size_t t = 1; t < bounds.size(); ++t)
+                pair_shares_[t] = first + (1.0 - first) * static_cast<double>(t - 1) / static_cast<double>(count - 1);
+    }
 }
 
 void Simulation::evaluateForces(double dt, const AroundForces* around) {
@@ -196,6 +205,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         acc.contacts = 0;
         acc.records.clear();
         acc.outside.clear();
+        acc.stretches.clear();
     }
     energy_blocks_.clear();  // left empty by a model without the engine's pair loop
     ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
@@ -221,11 +231,13 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         state_.elastic += acc.elastic_energy;
         state_.dissipated += acc.dissipated;
         state_.contacts += acc.contacts;
-        records_.insert(records_.end(), acc.records.begin(), acc.records.end());
     }
-    // Each thread's range lists its wall contacts, then its pairs': walls first, as one range lists
-    // them, so the order does not depend on the thread count either.
-    if (accumulators_.size() > 1)
+    for (const ListedStretch& s : orderStretches())
+        records_.insert(records_.end(), s.acc->records.begin() + static_cast<std::ptrdiff_t>(s.records_begin),
+                        s.acc->records.begin() + static_cast<std::ptrdiff_t>(s.records_end));
+    // Each chunk of the pair loop lists its wall contacts, then its pairs': walls first, so the order
+    // does not depend on the thread count or the chunks either.
+    if (!records_.empty())
         std::stable_partition(records_.begin(), records_.end(), [](const ContactRecord& r) { return r.body_b < 0; });
     timer.reset();
     if (around && may_defer_close_) {
@@ -249,16 +261,36 @@ void Simulation::settle() {
     if (runaway_ < state_.bodies.size()) throwRunaway(runaway_);
 }
 
+std::vector<Simulation::ListedStretch> Simulation::orderStretches() const {
+    std::vector<ListedStretch> order;
+    for (const ThreadAccumulator& acc : accumulators_) {
+        if (acc.stretches.empty()) {
+            order.push_back({&acc, 0, 0, acc.outside.size(), 0, acc.records.size()});
+            continue;
+        }
+        for (const ThreadAccumulator::Stretch& s : acc.stretches)
+            order.push_back({&acc, s.first_row, s.outside_begin, s.outside_end, s.records_begin, s.records_end});
+    }
+    // Stable: a model without the pair loop's stretches keeps its threads' order.
+    std::stable_sort(order.begin(), order.end(),
+                     [](const ListedStretch& a, const ListedStretch& b) { return a.first_row < b.first_row; });
+    return order;
+}
+
 void Simulation::groupListedForces(std::size_t chunk) {
+    const std::vector<ListedStretch> order = orderStretches();
     std::vector<std::size_t>& start = listed_start_;
     start.assign((state_.bodies.size() + chunk - 1) / chunk + 1, 0);
-    for (const ThreadAccumulator& acc : accumulators_)
-        for (const OutsideForce& o : acc.outside) ++start[o.body / chunk + 1];
+    for (const ListedStretch& s : order)
+        for (std::size_t k = s.outside_begin; k < s.outside_end; ++k) ++start[s.acc->outside[k].body / chunk + 1];
     for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
     listed_.resize(start.back());
     std::vector<std::size_t> at(start.begin(), start.end() - 1);
-    for (const ThreadAccumulator& acc : accumulators_)
-        for (const OutsideForce& o : acc.outside) listed_[at[o.body / chunk]++] = &o;
+    for (const ListedStretch& s : order)
+        for (std::size_t k = s.outside_begin; k < s.outside_end; ++k) {
+            const OutsideForce& o = s.acc->outside[k];
+            listed_[at[o.body / chunk]++] = &o;
+        }
 }
 
 void Simulation::addListedForces(std::size_t index) {

@@ -40,6 +40,10 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
                             const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn,
                             const std::vector<double>* shares = nullptr);
 
+// The bounds parallelBalancedRanges gives `threads` threads: thread t's range is [b[t], b[t + 1]).
+std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
+                                        std::size_t granule, const std::vector<double>* shares = nullptr);
+
 // The same with the ranges given in thread order: thread t takes [bounds[t], bounds[t + 1]), with
 // bounds.front() = 0 and bounds.back() = n (equal lengths where the pool runs fewer threads).
 void parallelGivenRanges(const std::vector<std::size_t>& bounds,
@@ -52,5 +56,17 @@ void parallelGivenRanges(const std::vector<std::size_t>& bounds,
 // for passes whose result does not depend on which thread takes a chunk (outputs kept by index).
 void parallelChunks(std::size_t n, std::size_t chunk, int threads,
                     const std::function<void(int thread, std::size_t index, std::size_t begin, std::size_t end)>& fn);
+
+// Ranges given in thread order (bounds as parallelGivenRanges), each cut into chunks of `chunk`
+// indices from its start. Thread t takes its own range's chunks from the front, in order, then the
+// other ranges' from their back while any are left: a thread the host slows for a while leaves the
+// end of its range to the others, instead of making them wait. fn(thread, range, index, begin, end)
+// for each chunk, once; `index` numbers the chunks of all ranges in order (chunkCount of them). For
+// passes where which thread takes an index decides the order of sums: the owner's chunks run as one
+// stretch in order, each taken one alone.
+void parallelOwnedChunks(const std::vector<std::size_t>& bounds, std::size_t chunk,
+                         const std::function<void(int thread, std::size_t range, std::size_t index, std::size_t begin,
+                                                  std::size_t end)>& fn);
+std::size_t chunkCount(const std::vector<std::size_t>& bounds, std::size_t chunk);
 
 }  // namespace grainlab

@@ -18,10 +18,12 @@
  * 6: ForceContext::energy_blocks (the pair loop's energies summed per block of bodies, the same for
  *    any split of the bodies between threads).
  * 7: ForceContext::work_shares and ThreadAccumulator::range_seconds (the pair loop's split of the
- *    work follows its threads' measured times). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 7u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v7
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v7"
+ *    work follows its threads' measured times).
+ * 8: ThreadAccumulator::stretches (a thread of the pair loop takes chunks from the end of others'
+ *    ranges once its own is done). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 8u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v8
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v8"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -320,13 +320,14 @@ template <class Fn>
     for (; bits != 0; bits &= bits - 1) fn(static_cast<std::uint32_t>(std::countr_zero(bits)));
 }
 
-// Pair and wall contacts of the bodies [begin, end): the pair loop of one thread. The touching
-// pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2); their histories, carried from
-// the list's parts (the entries' histories before), go to `fresh`, which holds the touching pairs'
-// after the pass: a pair that came apart is left out, its history back to zero.
+// Pair and wall contacts of the bodies [begin, end), a chunk of the pair loop, whose thread writes
+// the forces on the bodies [own_begin, own_end) directly and lists the others (ThreadAccumulator).
+// The touching pairs go to the law in batches (Batch: BatchBaseline or BatchAvx2); their histories,
+// carried from the list's parts (the entries' histories before), go to `fresh`, which holds the
+// touching pairs' after the pass: a pair that came apart is left out, its history back to zero.
 template <class Law, class Batch>
 void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std::size_t begin, std::size_t end,
-                  PairHistoryPart& fresh, double* energy_blocks) {
+                  std::size_t own_begin, std::size_t own_end, PairHistoryPart& fresh, double* energy_blocks) {
     Bodies& bodies = ctx.bodies;
     NeighborList& pairs = ctx.pairs;
     constexpr std::size_t history_size = ContactLanes::kHistory;
@@ -337,7 +338,7 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
     const double* radius = bodies.radius.data();
     const double* inv_mass = bodies.inv_mass.data();
     const std::uint32_t* material = bodies.material.data();
-    acc.ownRange(begin, end);
+    acc.ownRange(own_begin, own_end);
     RangeTally tally;
     tally.blocks = energy_blocks;
     tally.block = begin / kEnergyBlock;
@@ -433,13 +434,26 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 
 }  // namespace detail
 
+// Bodies per chunk of the pair loop: whole energy blocks, some sixteen chunks a thread, at most 32
+// blocks; a chunk another thread takes lists its forces on every body below it.
+inline std::size_t pairChunk(std::size_t n, int threads) {
+    const std::size_t per_thread = n / (16 * kEnergyBlock * static_cast<std::size_t>(std::max(1, threads)));
+    return kEnergyBlock * std::clamp<std::size_t>(per_thread, 1, 32);
+}
+
 // Each thread takes a range of bodies with their rows of pairs and their wall contacts, the ranges
 // holding the engine's shares of the list's work estimate (ForceContext::work_shares): bodies in
 // spatial order put a bed's free surface, with short rows and few contacts, in the last range, and
-// equal body counts left the others waiting. Each thread's time goes back in its accumulator. A body's force sums run in the same order whatever the ranges (its own row's
-// pairs, then the later rows' in row order, listed ones added after), and the energies are summed
-// per block of whole ranges, so the split changes neither (one, two and three threads agree bit for
-// bit).
+// equal body counts left the others waiting. A range runs in chunks (parallelOwnedChunks): a thread
+// done with its own takes chunks from the end of the others', which the host may be slowing for a
+// while (at 1,024,000 spheres on two threads one took 16 ms a step and the other 25 for the same
+// share, switching every few steps; ranges fitted to the last steps' times left 7% of the loop's
+// time waiting). Each thread's time goes back in its accumulator. A body's force sums run in the
+// same order however the chunks fall: its walls, its own row's pairs, then the later rows' in row
+// order; a thread writes the bodies of its own stretch of rows (its range's chunks, or a chunk it
+// took) and lists the rest, and the engine adds the lists in row order of their stretches after. The
+// energies are summed per block, each in one chunk, so the split changes neither (one, two and three
+// threads agree bit for bit). Each chunk's new histories go to a part of their own.
 template <class Law>
 void applyContactLaw(ForceContext& ctx, const Law& law) {
     NeighborList& pairs = ctx.pairs;
@@ -456,22 +470,35 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     std::vector<double>& energy = ctx.energy_blocks ? *ctx.energy_blocks : own_blocks;
     energy.assign(2 * (n / kEnergyBlock + 1), 0.0);
     [[maybe_unused]] const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
-    // Each thread writes its range's new histories into a spare part (the arrays of two passes ago,
-    // so no allocation once they have grown), which become the list's after the pass.
+    const int threads = std::max(1, ctx.threads);
+    const std::vector<std::size_t> bounds = balancedBounds(n, threads, work_before, kEnergyBlock, ctx.work_shares);
+    const std::size_t chunk = pairChunk(n, threads);
+    // Each chunk writes its new histories into a spare part (the arrays of two passes ago, so no
+    // allocation once they have grown), which become the list's after the pass.
     PairHistory& history = pairs.history;
-    history.spare.resize(static_cast<std::size_t>(std::max(1, ctx.threads)));
+    history.spare.resize(std::max<std::size_t>(1, chunkCount(bounds, chunk)));
     for (PairHistoryPart& part : history.spare) part.reset(0, 0);
-    parallelBalancedRanges(n, ctx.threads, work_before, kEnergyBlock, [&](int t, std::size_t begin, std::size_t end) {
+    parallelOwnedChunks(bounds, chunk, [&](int t, std::size_t range, std::size_t index, std::size_t begin, std::size_t end) {
         const auto started = std::chrono::steady_clock::now();
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
-        PairHistoryPart& fresh = history.spare[static_cast<std::size_t>(t)];
+        PairHistoryPart& fresh = history.spare[index];
+        // The thread's own range's chunks come first, in order, and form one stretch.
+        const bool own = range == static_cast<std::size_t>(t);
+        const std::size_t own_begin = own ? bounds[range] : begin, own_end = own ? bounds[range + 1] : end;
+        if (!own || acc.stretches.empty())
+            acc.stretches.push_back({own_begin, acc.outside.size(), acc.outside.size(), acc.records.size(), acc.records.size()});
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (avx2) detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, fresh, energy.data());
+        if (avx2)
+            detail::contactRange<Law, detail::BatchAvx2<Law>>(ctx, law, acc, begin, end, own_begin, own_end, fresh,
+                                                              energy.data());
         else
 #endif
-            detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, fresh, energy.data());
-        acc.range_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    }, ctx.work_shares);
+            detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, own_begin, own_end, fresh,
+                                                                  energy.data());
+        acc.stretches.back().outside_end = acc.outside.size();
+        acc.stretches.back().records_end = acc.records.size();
+        acc.range_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    });
     history.parts.swap(history.spare);
     if (!ctx.energy_blocks)
         for (std::size_t b = 0; b < energy.size(); b += 2) {

@@ -79,6 +79,16 @@ struct ThreadAccumulator {
     // The thread's time on its range of the pair loop (applyContactLaw), for the engine's next split
     // of the work; left at zero by a model without that loop.
     double range_seconds = 0.0;
+    // The pair loop's stretches of rows, each run in order by this thread: its own range's chunks,
+    // then each chunk it took from the end of another's (parallelOwnedChunks). The engine adds the
+    // listed forces and joins the records of all threads' stretches in row order, the order of one
+    // thread's pass. Empty for a model without that loop: then each thread's lists in thread order.
+    struct Stretch {
+        std::size_t first_row = 0;
+        std::size_t outside_begin = 0, outside_end = 0;  // in `outside`
+        std::size_t records_begin = 0, records_end = 0;  // in `records`
+    };
+    std::vector<Stretch> stretches;
 
     void ownRange(std::size_t begin, std::size_t end) { own_begin = begin; own_end = end; }
     // A loop that writes force/torque directly (over contacts rather than bodies) says so.

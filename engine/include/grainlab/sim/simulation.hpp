@@ -173,6 +173,13 @@ private:
     // summed in (`reduce`), `after` and, with it, the motion check (`runaway`: the first runaway
     // body, left as is once it holds one; the body count until then; `avx2`: its vector code may
     // run, body_passes.hpp).
+    // A stretch of one thread's listed forces and records; orderStretches gives all threads' in the
+    // order one thread's pass makes them (by first row; a model without stretches: thread order).
+    struct ListedStretch {
+        const ThreadAccumulator* acc;
+        std::size_t first_row, outside_begin, outside_end, records_begin, records_end;
+    };
+    std::vector<ListedStretch> orderStretches() const;
     void groupListedForces(std::size_t chunk);
     void addListedForces(std::size_t chunk_index);
     void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway,
