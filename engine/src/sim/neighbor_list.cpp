@@ -18,7 +18,8 @@ namespace grainlab {
 namespace {
 
 // The rows (partners within r_i + r_j + skin, j < i, sorted) collected chunk by chunk of bodies, each
-// chunk's by whichever thread took it, into that thread's array; joined in chunk order after. The
+// chunk's by the thread that took it (its range's owner, or another done with its own), into that
+// thread's array; joined in chunk order after. The
 // cell grid lives only here: gone before the new list is allocated.
 struct CollectedRows {
     struct Slice {
@@ -61,7 +62,8 @@ CollectedRows collectRows(const Bodies& bodies, const PeriodicBox& box, double s
     // Outputs are the threads' own arrays, not one shared: every append's update of a shared end
     // bounced its cache line between the cores.
     for (Scratch& s : scratch) reserveOnHugePages(s.out, expected_entries + expected_entries / 16 + 64);
-    parallelChunks(n, chunk, thread_count, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+    parallelOwnedChunks(equalChunkedRanges(n, thread_count, chunk), chunk,
+                        [&](int t, std::size_t, std::size_t index, std::size_t begin, std::size_t end) {
         Scratch& mine = scratch[static_cast<std::size_t>(t)];
         std::vector<std::uint32_t>& out = mine.out;
         rows.chunks[index] = {static_cast<std::uint32_t>(t), out.size(), 0};

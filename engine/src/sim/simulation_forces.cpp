@@ -26,14 +26,18 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
     }
 }
 
-// Bodies per chunk of a pass (parallelChunks): whole blocks, some sixteen chunks a thread, at most
-// 32 blocks. A thread the host slows for a while (at 1,024,000 spheres on two threads one took 16 ms
-// and the other 25 for the same share, switching every few steps) leaves its later chunks to the
-// other; ranges fitted to the last steps' times left 3-6% of the sweep's time waiting.
+// Bodies per chunk of a pass (parallelOwnedChunks): whole blocks, some sixteen chunks a thread, at
+// most 32 blocks. Each thread owns an equal range of whole blocks, the same every step (its bodies'
+// lines stay in its core's cache from pass to pass; chunks taken by whichever thread came free first
+// ran the 32,000-sphere chute's sweep 10% slower on two threads), and a thread the host slows for a
+// while (at 1,024,000 spheres on two threads one took 16 ms and the other 25 for the same share,
+// switching every few steps) leaves the end of its range to the other: ranges fitted to the last
+// steps' times left 3-6% of the sweep's time waiting.
 std::size_t passChunk(std::size_t n, int threads) {
     const std::size_t per_thread = n / (16 * kBlock * static_cast<std::size_t>(std::max(1, threads)));
     return kBlock * std::clamp<std::size_t>(per_thread, 1, 32);
 }
+
 
 }  // namespace
 
@@ -59,23 +63,24 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     const NearestImage image(box_);
     const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     const std::size_t chunk = passChunk(n, threads_);
-    // Per chunk, so that the wall contacts, joined in chunk order, stay in body order.
-    if (find_wall_contacts) wall_parts_.resize((n + chunk - 1) / chunk);
     // The last step's closing work, when step(true) left it: done block by block just before the
     // block's `before`, while the block's arrays are in the cache for both.
     const bool close = close_pending_;
     const bool reduce = close && accumulators_.size() > 1;
     if (reduce) groupListedForces(chunk);
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
-    // Each body's updates here do not depend on which thread makes them: the threads take chunks
-    // as they finish the last.
-    parallelChunks(n, chunk, threads_, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+    // Each body's updates here do not depend on which thread makes them, so a thread done with its
+    // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
+    // joined in chunk order, so they stay in body order.
+    const std::vector<std::size_t> ranges = equalChunkedRanges(n, threads_, chunk);
+    if (find_wall_contacts) wall_parts_.resize(chunkCount(ranges, chunk));
+    parallelOwnedChunks(ranges, chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin, std::size_t end) {
         std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[index] : nullptr;
         if (walls) walls->clear();
         std::size_t& runaway = first[static_cast<std::size_t>(t)];
-        // A thread moves no body on from its first runaway's block: the body reported is as its
-        // step left it (the chunks it takes later hold later bodies).
-        if (close && runaway != n) return;
+        // A thread moves no body on once it found a runaway: the body reported, the first of all
+        // the threads found, is as its step left it. Chunks above one found are left alone.
+        if (close && runaway < begin) return;
         if (reduce) addListedForces(index);
         bool far = false;
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
@@ -317,9 +322,12 @@ void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size
         }
     if (!after) return;
     if (*after) (*after)(begin, end);
-    if (runaway == bodies.size()) {
-        const std::size_t i = firstRunaway(bodies, step_dt_, begin, end, avx2);
-        if (i < end) runaway = i;
+    // Below the first runaway this thread found: a chunk it takes from another's range may hold an
+    // earlier one.
+    if (begin < runaway) {
+        const std::size_t below = std::min(end, runaway);
+        const std::size_t i = firstRunaway(bodies, step_dt_, begin, below, avx2);
+        if (i < below) runaway = i;
     }
 }
 
@@ -337,7 +345,8 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     const std::size_t chunk = passChunk(n, threads_);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
         if (reduce) groupListedForces(chunk);
-        parallelChunks(n, chunk, threads_, [&](int t, std::size_t index, std::size_t begin, std::size_t end) {
+        parallelOwnedChunks(equalChunkedRanges(n, threads_, chunk), chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin,
+                                                               std::size_t end) {
             // The other threads' forces on this chunk's bodies, in thread order (a few thousand a
             // step at 1,024,000 spheres).
             if (reduce) addListedForces(index);

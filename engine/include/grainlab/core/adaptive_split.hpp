@@ -1,7 +1,7 @@
 #pragma once
 // Ranges that follow the threads' measured speed, for the pair loop's shares of its work estimate
 // (Simulation::sharePairWork): there which thread adds a force decides the order of a body's sums,
-// so the threads cannot take chunks as they finish (parallelChunks, the passes over the bodies). In
+// so the threads cannot split it by measured speed alone (parallelOwnedChunks takes up the rest). In
 // stretches of this VM one virtual core streams the bodies' arrays far slower than the other
 // (docs/performance.md), and equal halves then leave the faster thread waiting at the region's end.
 #include <cstddef>

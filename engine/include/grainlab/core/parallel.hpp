@@ -49,13 +49,6 @@ std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::f
 void parallelGivenRanges(const std::vector<std::size_t>& bounds,
                          const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
 
-// Calls fn(thread, index, begin, end) for each chunk [index * chunk, min(n, (index + 1) * chunk)) of
-// [0, n), the threads taking the next chunk as each finishes its last: a thread slowed for a while
-// (a virtual core's neighbour takes the memory or the core) takes fewer, where fixed ranges left
-// the others waiting at the region's end. Chunks are taken in increasing order, each by one thread;
-// for passes whose result does not depend on which thread takes a chunk (outputs kept by index).
-void parallelChunks(std::size_t n, std::size_t chunk, int threads,
-                    const std::function<void(int thread, std::size_t index, std::size_t begin, std::size_t end)>& fn);
 
 // Ranges given in thread order (bounds as parallelGivenRanges), each cut into chunks of `chunk`
 // indices from its start. Thread t takes its own range's chunks from the front, in order, then the
@@ -68,5 +61,8 @@ void parallelOwnedChunks(const std::vector<std::size_t>& bounds, std::size_t chu
                          const std::function<void(int thread, std::size_t range, std::size_t index, std::size_t begin,
                                                   std::size_t end)>& fn);
 std::size_t chunkCount(const std::vector<std::size_t>& bounds, std::size_t chunk);
+// Equal ranges for parallelOwnedChunks, ending at multiples of `chunk` (or n): chunk k then holds
+// the indices [k chunk, (k + 1) chunk).
+std::vector<std::size_t> equalChunkedRanges(std::size_t n, int threads, std::size_t chunk);
 
 }  // namespace grainlab

@@ -168,11 +168,11 @@ private:
     void evaluateForces(double dt, const AroundForces* around = nullptr);
     void finishForces(double dt, const BodyRangeUpdate* after);
     // The closing work on bodies, shared by finishForces and a sweep that runs a pending close: the
-    // forces other threads listed (ThreadAccumulator::outside), grouped by chunk of a pass before it
-    // (groupListedForces) and added per chunk in thread order, then per block the threads' arrays
-    // summed in (`reduce`), `after` and, with it, the motion check (`runaway`: the first runaway
-    // body, left as is once it holds one; the body count until then; `avx2`: its vector code may
-    // run, body_passes.hpp).
+    // forces the pair loop's threads listed (ThreadAccumulator::outside), grouped by chunk of the
+    // pass before it (groupListedForces) and added per chunk in the row order of their stretches,
+    // then per block the threads' arrays summed in (`reduce`), `after` and, with it, the motion
+    // check (`runaway`: the first runaway body, left as is once it holds one; the body count until
+    // then; `avx2`: its vector code may run, body_passes.hpp).
     // A stretch of one thread's listed forces and records; orderStretches gives all threads' in the
     // order one thread's pass makes them (by first row; a model without stretches: thread order).
     struct ListedStretch {
