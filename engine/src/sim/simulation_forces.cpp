@@ -27,7 +27,7 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
 }
 
 // Bodies per chunk of a pass (parallelOwnedChunks): whole blocks, some sixteen chunks a thread, at
-// most 32 blocks. Each thread owns an equal range of whole blocks, the same every step (its bodies'
+// most 32 blocks. Each thread owns an equal range of whole chunks, the same every step (its bodies'
 // lines stay in its core's cache from pass to pass; chunks taken by whichever thread came free first
 // ran the 32,000-sphere chute's sweep 10% slower on two threads), and a thread the host slows for a
 // while (at 1,024,000 spheres on two threads one took 16 ms and the other 25 for the same share,
@@ -37,7 +37,6 @@ std::size_t passChunk(std::size_t n, int threads) {
     const std::size_t per_thread = n / (16 * kBlock * static_cast<std::size_t>(std::max(1, threads)));
     return kBlock * std::clamp<std::size_t>(per_thread, 1, 32);
 }
-
 
 }  // namespace
 
@@ -343,12 +342,12 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     const std::size_t chunk = passChunk(n, threads_);
+    const std::vector<std::size_t> ranges = equalChunkedRanges(n, threads_, chunk);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
         if (reduce) groupListedForces(chunk);
-        parallelOwnedChunks(equalChunkedRanges(n, threads_, chunk), chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin,
-                                                               std::size_t end) {
-            // The other threads' forces on this chunk's bodies, in thread order (a few thousand a
-            // step at 1,024,000 spheres).
+        parallelOwnedChunks(ranges, chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin, std::size_t end) {
+            // The forces listed for this chunk's bodies, in the row order of their stretches (a few
+            // thousand a step at 1,024,000 spheres).
             if (reduce) addListedForces(index);
             std::size_t& runaway = first[static_cast<std::size_t>(t)];
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {

@@ -1,7 +1,9 @@
 #pragma once
 // Static, deterministic work splitting: thread t of T always gets the same index range, so a run
 // with a given thread count adds forces in the same order every time. parallelGivenRanges is the
-// exception, for passes whose result does not depend on which thread takes an index.
+// exception, for passes whose result does not depend on which thread takes an index, and
+// parallelOwnedChunks, whose chunks a thread may take from another's range: its callers keep what
+// a chunk makes apart and join it in chunk order.
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -40,15 +42,14 @@ void parallelBalancedRanges(std::size_t n, int threads, const std::function<doub
                             const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn,
                             const std::vector<double>* shares = nullptr);
 
-// The bounds parallelBalancedRanges gives `threads` threads: thread t's range is [b[t], b[t + 1]).
-std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
-                                        std::size_t granule, const std::vector<double>* shares = nullptr);
-
 // The same with the ranges given in thread order: thread t takes [bounds[t], bounds[t + 1]), with
 // bounds.front() = 0 and bounds.back() = n (equal lengths where the pool runs fewer threads).
 void parallelGivenRanges(const std::vector<std::size_t>& bounds,
                          const std::function<void(int thread, std::size_t begin, std::size_t end)>& fn);
 
+// The bounds parallelBalancedRanges gives `threads` threads: thread t's range is [b[t], b[t + 1]).
+std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::function<double(std::size_t)>& work_before,
+                                        std::size_t granule, const std::vector<double>* shares = nullptr);
 
 // Ranges given in thread order (bounds as parallelGivenRanges), each cut into chunks of `chunk`
 // indices from its start. Thread t takes its own range's chunks from the front, in order, then the
@@ -60,6 +61,7 @@ void parallelGivenRanges(const std::vector<std::size_t>& bounds,
 void parallelOwnedChunks(const std::vector<std::size_t>& bounds, std::size_t chunk,
                          const std::function<void(int thread, std::size_t range, std::size_t index, std::size_t begin,
                                                   std::size_t end)>& fn);
+// How many chunks parallelOwnedChunks cuts `bounds` into.
 std::size_t chunkCount(const std::vector<std::size_t>& bounds, std::size_t chunk);
 // Equal ranges for parallelOwnedChunks, ending at multiples of `chunk` (or n): chunk k then holds
 // the indices [k chunk, (k + 1) chunk).
