@@ -120,6 +120,12 @@ std::vector<std::size_t> balancedBounds(std::size_t n, int threads, const std::f
     return bounds;
 }
 
+std::size_t blockChunk(std::size_t n, int threads, std::size_t block) {
+    const std::size_t size = std::max<std::size_t>(1, block);
+    const std::size_t per_thread = n / (16 * size * static_cast<std::size_t>(std::max(1, threads)));
+    return size * std::clamp<std::size_t>(per_thread, 1, 32);
+}
+
 std::vector<std::size_t> equalChunkedRanges(std::size_t n, int threads, std::size_t chunk) {
     const std::size_t count = static_cast<std::size_t>(std::max(1, threads)), size = std::max<std::size_t>(1, chunk);
     std::vector<std::size_t> bounds(count + 1, n);

@@ -19,8 +19,8 @@ namespace {
 
 // The rows (partners within r_i + r_j + skin, j < i, sorted) collected chunk by chunk of bodies, each
 // chunk's by the thread that took it (its range's owner, or another done with its own), into that
-// thread's array; joined in chunk order after. The
-// cell grid lives only here: gone before the new list is allocated.
+// thread's array; joined in chunk order after. The cell grid lives only here: gone before the new
+// list is allocated.
 struct CollectedRows {
     struct Slice {
         std::uint32_t thread = 0;

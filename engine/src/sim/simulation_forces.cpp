@@ -33,10 +33,7 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
 // while (at 1,024,000 spheres on two threads one took 16 ms and the other 25 for the same share,
 // switching every few steps) leaves the end of its range to the other: ranges fitted to the last
 // steps' times left 3-6% of the sweep's time waiting.
-std::size_t passChunk(std::size_t n, int threads) {
-    const std::size_t per_thread = n / (16 * kBlock * static_cast<std::size_t>(std::max(1, threads)));
-    return kBlock * std::clamp<std::size_t>(per_thread, 1, 32);
-}
+std::size_t passChunk(std::size_t n, int threads) { return blockChunk(n, threads, kBlock); }
 
 }  // namespace
 

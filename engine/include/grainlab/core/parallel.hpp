@@ -63,6 +63,9 @@ void parallelOwnedChunks(const std::vector<std::size_t>& bounds, std::size_t chu
                                                   std::size_t end)>& fn);
 // How many chunks parallelOwnedChunks cuts `bounds` into.
 std::size_t chunkCount(const std::vector<std::size_t>& bounds, std::size_t chunk);
+// A chunk size for parallelOwnedChunks: whole blocks of `block` indices, some sixteen chunks a
+// thread, at most 32 blocks.
+std::size_t blockChunk(std::size_t n, int threads, std::size_t block);
 // Equal ranges for parallelOwnedChunks, ending at multiples of `chunk` (or n): chunk k then holds
 // the indices [k chunk, (k + 1) chunk).
 std::vector<std::size_t> equalChunkedRanges(std::size_t n, int threads, std::size_t chunk);

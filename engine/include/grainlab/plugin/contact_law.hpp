@@ -436,10 +436,7 @@ void contactRange(ForceContext& ctx, const Law& law, ThreadAccumulator& acc, std
 
 // Bodies per chunk of the pair loop: whole energy blocks, some sixteen chunks a thread, at most 32
 // blocks; a chunk another thread takes lists its forces on every body below it.
-inline std::size_t pairChunk(std::size_t n, int threads) {
-    const std::size_t per_thread = n / (16 * kEnergyBlock * static_cast<std::size_t>(std::max(1, threads)));
-    return kEnergyBlock * std::clamp<std::size_t>(per_thread, 1, 32);
-}
+inline std::size_t pairChunk(std::size_t n, int threads) { return blockChunk(n, threads, kEnergyBlock); }
 
 // Each thread takes a range of bodies with their rows of pairs and their wall contacts, the ranges
 // holding the engine's shares of the list's work estimate (ForceContext::work_shares): bodies in
