@@ -1,6 +1,6 @@
 // The engine's threads (core/parallel.hpp): every index of a region runs once, on the thread whose
-// static range holds it or in a chunk of a range it owns or took, whether idle threads spin or sleep, and a simulation's contact forces keep
-// momentum whichever way its threads wait.
+// static range holds it or in a chunk of a range it owns or took, whether idle threads spin or
+// sleep, and a simulation's contact forces keep momentum whichever way its threads wait.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <atomic>
