@@ -249,8 +249,8 @@ TEST_CASE("Per-body ranges settle where both threads take equal time", "[engine]
         REQUIRE(b.front() == 0);
         REQUIRE(b.back() == n);
         REQUIRE(b[1] <= n);
-        split.record(0, 2e-9 * static_cast<double>(b[1] - b[0]));
-        split.record(1, 1e-9 * static_cast<double>(b[2] - b[1]));
+        split.record(0, 2e-9 * static_cast<double>(b[1] - b[0]), static_cast<double>(b[1] - b[0]));
+        split.record(1, 1e-9 * static_cast<double>(b[2] - b[1]), static_cast<double>(b[2] - b[1]));
         split.update(block);
     }
     const std::vector<std::size_t>& b = split.bounds(n, 2);
@@ -262,11 +262,30 @@ TEST_CASE("Per-body ranges settle where both threads take equal time", "[engine]
     AdaptiveSplit stalled;
     for (int step = 0; step < 60; ++step) {
         const std::vector<std::size_t>& s = stalled.bounds(n, 2);
-        stalled.record(0, 1e-9 * static_cast<double>(s[1] - s[0]));
-        stalled.record(1, 1e-6 * static_cast<double>(s[2] - s[1]));
+        stalled.record(0, 1e-9 * static_cast<double>(s[1] - s[0]), static_cast<double>(s[1] - s[0]));
+        stalled.record(1, 1e-6 * static_cast<double>(s[2] - s[1]), static_cast<double>(s[2] - s[1]));
         stalled.update(block);
     }
     CHECK(n - stalled.bounds(n, 2)[1] >= n / 8 - block);
+}
+
+// The same ranges when the threads take chunks of each other's: a region lasts until all its work
+// is done, each thread working throughout, so each records the whole region's time with what it did
+// (its own part and what it took). Two equally fast threads, one of them slowed for a single step,
+// return to equal halves; per unit of its range instead of per unit done, the thread that took work
+// would look slow, be given less and take more, down to the floor share.
+TEST_CASE("Ranges return to equal halves after one thread is slowed once, with chunks taken", "[engine][threads]") {
+    AdaptiveSplit split;
+    const std::size_t n = 32000, block = 256;
+    for (int step = 0; step < 80; ++step) {
+        split.bounds(n, 2);
+        const double speed[2] = {1e9, step == 3 ? 0.3e9 : 1e9};  // units a second
+        const double region = static_cast<double>(n) / (speed[0] + speed[1]);
+        for (int t = 0; t < 2; ++t) split.record(t, region, speed[t] * region);
+        split.update(block);
+        if (step == 3) CHECK(split.bounds(n, 2)[1] > n / 2 + block);  // the slowed thread was given less
+    }
+    CHECK(std::abs(static_cast<double>(split.bounds(n, 2)[1]) - n / 2.0) <= block);
 }
 
 // The pair loop's ranges hold given shares of the work (the engine's, from its threads' times):

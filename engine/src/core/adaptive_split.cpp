@@ -20,11 +20,10 @@ void AdaptiveSplit::update(std::size_t granule) {
     if (count < 2) return;
     const std::size_t n = bounds_.back();
     for (std::size_t t = 0; t < count; ++t) {
-        const std::size_t length = bounds_[t + 1] - bounds_[t];
-        const double seconds = times_[t].seconds;
-        times_[t].seconds = -1.0;
-        if (length == 0 || !(seconds > 0.0)) continue;  // none measured (a region of fewer threads)
-        const double rate = seconds / static_cast<double>(length);
+        const double seconds = times_[t].seconds, done = times_[t].done;
+        times_[t] = Time{};
+        if (!(done > 0.0) || !(seconds > 0.0)) continue;  // none measured (a region of fewer threads)
+        const double rate = seconds / done;
         per_body_[t] = per_body_[t] > 0.0 ? (1.0 - weight_) * per_body_[t] + weight_ * rate : rate;
     }
     double speed = 0.0;  // bodies per second, all threads together

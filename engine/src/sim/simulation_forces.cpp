@@ -35,6 +35,9 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
 // steps' times left 3-6% of the sweep's time waiting.
 std::size_t passChunk(std::size_t n, int threads) { return blockChunk(n, threads, kBlock); }
 
+// The pair loop's work estimate in these units for its split between threads (pair_split_).
+constexpr std::size_t kShareUnits = std::size_t{1} << 20;
+
 }  // namespace
 
 void Simulation::computeForces() { evaluateForces(step_dt_); }
@@ -128,9 +131,9 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
 
 // The estimate's work units do not cost the same everywhere (on two threads at 32,000 spheres the
 // lower range took 5-10% longer, at 128,000 and 1,024,000 the upper one 4-8%), and a virtual core
-// may run slower than the other for a while: the shares follow the threads' times.
+// may run slower than the other for a while: the shares follow the threads' times per unit of work
+// each did (pair_done_, its own range's part and the chunks it took of others').
 void Simulation::sharePairWork() {
-    constexpr std::size_t kShareUnits = std::size_t{1} << 20;
     const std::size_t count = static_cast<std::size_t>(threads_);
     // Equal shares for a new thread count; update() moves these bounds in place.
     const std::vector<std::size_t>& bounds = pair_split_.bounds(kShareUnits, threads_);
@@ -139,7 +142,7 @@ void Simulation::sharePairWork() {
     const std::vector<double>& per_thread = phases_.pair_loop_per_thread;
     auto at = [](const std::vector<double>& v, std::size_t t) { return t < v.size() ? v[t] : 0.0; };
     for (std::size_t t = 0; t < count; ++t)
-        pair_split_.record(static_cast<int>(t), at(per_thread, t) - at(pair_loop_at_share_, t));
+        pair_split_.record(static_cast<int>(t), at(per_thread, t) - at(pair_loop_at_share_, t), at(pair_done_, t));
     pair_split_.update(1);
     pair_loop_at_share_ = per_thread;
     pair_shares_.resize(bounds.size());
@@ -152,6 +155,22 @@ void Simulation::sharePairWork() {
             for (std::size_t t = 1; t < bounds.size(); ++t)
                 pair_shares_[t] = first + (1.0 - first) * static_cast<double>(t - 1) / static_cast<double>(count - 1);
     }
+}
+
+// Each thread's part of the pair loop's work in the pass just run (its stretches of rows weighed by
+// the list's estimate), in the split's units; zero for a model without the engine's pair loop.
+void Simulation::measurePairWorkDone() {
+    const std::vector<double>& work = state_.pairs.work_before;
+    const std::size_t n = state_.bodies.size();
+    const bool known = work.size() == n + 1 && work[n] > 0.0;
+    auto share_before = [&](std::size_t row) {
+        row = std::min(row, n);
+        return known ? work[row] / work[n] : static_cast<double>(row) / static_cast<double>(std::max<std::size_t>(1, n));
+    };
+    pair_done_.assign(accumulators_.size(), 0.0);
+    for (std::size_t t = 0; t < accumulators_.size(); ++t)
+        for (const ThreadAccumulator::Stretch& s : accumulators_[t].stretches)
+            pair_done_[t] += (share_before(s.end_row) - share_before(s.first_row)) * static_cast<double>(kShareUnits);
 }
 
 void Simulation::evaluateForces(double dt, const AroundForces* around) {
@@ -216,6 +235,7 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     std::vector<double>& per_thread = phases_.pair_loop_per_thread;
     if (per_thread.size() < accumulators_.size()) per_thread.resize(accumulators_.size(), 0.0);
     for (std::size_t t = 0; t < accumulators_.size(); ++t) per_thread[t] += accumulators_[t].range_seconds;
+    measurePairWorkDone();
 
     // Block by block, in order: the same sums however the threads split the bodies.
     double elastic = 0.0, dissipated = 0.0;

@@ -16,14 +16,20 @@ public:
     // Contiguous ranges in thread order covering [0, n): thread t takes [b[t], b[t + 1]). Equal
     // lengths for a new body or thread count.
     const std::vector<std::size_t>& bounds(std::size_t n, int threads);
-    // Thread t's time on its range in the region just run (each thread writes its own slot).
-    void record(int thread, double seconds) { times_[static_cast<std::size_t>(thread)].seconds = seconds; }
+    // Thread t's time in the region just run and how much it did there, in the ranges' units: its
+    // own range's part and what it took of others' (each thread writes its own slot). Per unit done,
+    // not per unit of its range: a thread that took the end of another's range would seem slow,
+    // get less of its own next time, take more, and so on, down to the floor share (the 32,000-
+    // sphere chute's first thread ended with an eighth of the pair loop's range).
+    void record(int thread, double seconds, double done) {
+        times_[static_cast<std::size_t>(thread)] = Time{seconds, done};
+    }
     // After the region: each thread's seconds per body, smoothed over steps, and the next ranges
     // sized to take equal times, in whole blocks of `granule` bodies.
     void update(std::size_t granule);
 
 private:
-    struct alignas(64) Time { double seconds = -1.0; };  // a line each: written while the others work
+    struct alignas(64) Time { double seconds = -1.0, done = 0.0; };  // a line each: written while the others work
     std::vector<std::size_t> bounds_;
     std::vector<Time> times_;
     std::vector<double> per_body_;  // smoothed seconds per body, per thread (0: none yet)

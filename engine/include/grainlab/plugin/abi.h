@@ -20,10 +20,11 @@
  * 7: ForceContext::work_shares and ThreadAccumulator::range_seconds (the pair loop's split of the
  *    work follows its threads' measured times).
  * 8: ThreadAccumulator::stretches (a thread of the pair loop takes chunks from the end of others'
- *    ranges once its own is done). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 8u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v8
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v8"
+ *    ranges once its own is done).
+ * 9: ThreadAccumulator::Stretch::end_row (the work each thread did, for the engine's next split). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 9u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v9
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v9"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -492,6 +492,7 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
 #endif
             detail::contactRange<Law, detail::BatchBaseline<Law>>(ctx, law, acc, begin, end, own_begin, own_end, fresh,
                                                                   energy.data());
+        acc.stretches.back().end_row = end;
         acc.stretches.back().outside_end = acc.outside.size();
         acc.stretches.back().records_end = acc.records.size();
         acc.range_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -84,7 +84,7 @@ struct ThreadAccumulator {
     // listed forces and joins the records of all threads' stretches in row order, the order of one
     // thread's pass. Empty for a model without that loop: then each thread's lists in thread order.
     struct Stretch {
-        std::size_t first_row = 0;
+        std::size_t first_row = 0, end_row = 0;  // the rows [first_row, end_row) this thread ran
         std::size_t outside_begin = 0, outside_end = 0;  // in `outside`
         std::size_t records_begin = 0, records_end = 0;  // in `records`
     };

@@ -236,7 +236,9 @@ private:
     // changed speed or a share overshot (one thread 30 ms a step, the other 23, at 1,024,000 spheres).
     AdaptiveSplit pair_split_;  // smoothed over about five steps: one step's times carry interrupts' jitter
     std::vector<double> pair_loop_at_share_, pair_shares_;
+    std::vector<double> pair_done_;  // each thread's part of the last pass's work, in the split's units
     void sharePairWork();
+    void measurePairWorkDone();
     std::vector<double> energy_blocks_;  // the pair loop's energies per block (ForceContext::energy_blocks)
     // step(true) lets its force evaluation leave the closing work in pending_after_ (the
     // integrator's `after`, possibly empty) for the next sweep or settle().
