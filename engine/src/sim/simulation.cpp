@@ -463,7 +463,8 @@ void Simulation::sortBodies() {
     const std::vector<double>& r = state_.bodies.radius;
     const double max_radius = r.empty() ? 1.0 : *std::max_element(r.begin(), r.end());
     // Cells of half the neighbour range, as LAMMPS's default sort bins.
-    reorderState(state_, spatialOrder(state_.bodies, box_, 0.5 * (2.0 * max_radius + listReach())), *contact_model_);
+    reorderState(state_, spatialOrder(state_.bodies, box_, 0.5 * (2.0 * max_radius + listReach())), *contact_model_,
+                 threads_);
     contact_dynamics_.restoreWarmStart({}, {});  // keyed by the old numbers
 }
 

@@ -17,10 +17,12 @@ class ContactModel;
 // order[new] = old: bodies by the Morton code of their cell (edge `cell`), ties by index.
 std::vector<std::uint32_t> spatialOrder(const Bodies& bodies, const PeriodicBox& box, double cell);
 
-// Renumbers bodies, the Verlet list (rows and partners, history carried and turned round by `model`
-// where a pair's bodies exchange roles) and the wall contacts (with their history) by `order`.
-// Feature contacts (polyhedra) are not renumbered: callers sort only scenes without them.
-void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model);
+// Renumbers bodies and the wall contacts (with their history) by `order`, on `threads` threads, and
+// keeps of the Verlet list only its pairs holding a history, renumbered (turned round by `model`
+// where a pair's bodies exchange roles), for the list's rebuild, which must follow: the list no
+// longer fits the bodies. Feature contacts (polyhedra) are not renumbered: callers sort only scenes
+// without them.
+void reorderState(State& state, const std::vector<std::uint32_t>& order, const ContactModel& model, int threads);
 
 // Moves every pair listed in the row of its lower index (lists saved before 2026-11-26) to the row
 // of its higher, its history turned round by `model`; a list already so is left as it is.
