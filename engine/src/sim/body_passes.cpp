@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "grainlab/core/avx2_lanes.hpp"
+#include "grainlab/plugin/kicks.hpp"
 
 namespace grainlab {
 namespace {
@@ -67,94 +68,178 @@ std::size_t firstRunawayScalar(const Bodies& b, double dt, std::size_t begin, st
     return _mm256_or_pd(_mm256_cmp_pd(x, high, _CMP_GE_OQ), _mm256_cmp_pd(x, low, _CMP_LT_OQ));
 }
 
-// Four bodies at a time only test whether any coordinate left the box; the rare four that hold one
-// are wrapped one by one.
-[[gnu::target("avx2")]] void wrapAvx2(const PeriodicBox& box, Bodies& b, std::size_t begin, std::size_t end) {
-    double lo[3], hi[3];
-    for (int k = 0; k < 3; ++k) {
-        lo[k] = box.periodic[k] ? box.min[k] : -std::numeric_limits<double>::infinity();
-        hi[k] = box.periodic[k] ? box.min[k] + box.length[k] : std::numeric_limits<double>::infinity();
-    }
+// The jobs on the four bodies from i, each used by its loop over a block below and by the fused
+// loops that run several of them body by body.
+
+// The box's faces per axis over four bodies' coordinates; infinitely far along an axis that is not
+// periodic.
+struct BoxLanes {
     __m256d lo0, lo1, lo2, hi0, hi1, hi2;
-    perAxis(lo, lo0, lo1, lo2);
-    perAxis(hi, hi0, hi1, hi2);
-    std::size_t i = begin;
-    for (; i + 4 <= end; i += 4) {
-        const double* const x = b.position[i].data();
-        const __m256d out = _mm256_or_pd(_mm256_or_pd(outside(_mm256_loadu_pd(x), lo0, hi0),
-                                                      outside(_mm256_loadu_pd(x + 4), lo1, hi1)),
-                                         outside(_mm256_loadu_pd(x + 8), lo2, hi2));
-        if (_mm256_movemask_pd(out) != 0) wrapScalar(box, b, i, i + 4);
+    [[gnu::target("avx2")]] explicit BoxLanes(const PeriodicBox& box) {
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = box.periodic[k] ? box.min[k] : -std::numeric_limits<double>::infinity();
+            hi[k] = box.periodic[k] ? box.min[k] + box.length[k] : std::numeric_limits<double>::infinity();
+        }
+        perAxis(lo, lo0, lo1, lo2);
+        perAxis(hi, hi0, hi1, hi2);
     }
+};
+
+// Only tests whether any coordinate left the box; the rare four that hold one are wrapped one by one.
+[[gnu::target("avx2"), gnu::always_inline]] inline void wrapFour(const PeriodicBox& box, const BoxLanes& faces, Bodies& b,
+                                                                std::size_t i) {
+    const double* const x = b.position[i].data();
+    const __m256d out = _mm256_or_pd(_mm256_or_pd(outside(_mm256_loadu_pd(x), faces.lo0, faces.hi0),
+                                                  outside(_mm256_loadu_pd(x + 4), faces.lo1, faces.hi1)),
+                                     outside(_mm256_loadu_pd(x + 8), faces.lo2, faces.hi2));
+    if (_mm256_movemask_pd(out) != 0) wrapScalar(box, b, i, i + 4);
+}
+
+// The four bodies' squared displacements since the build (nearest image).
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256d shiftFour(const NearestImage& image, const Bodies& b,
+                                                                    const std::vector<Vec3>& at_build, std::size_t i) {
+    __m256d x, y, z, x0, y0, z0;
+    avx2::fourVec3(b.position[i].data(), x, y, z);
+    avx2::fourVec3(at_build[i].data(), x0, y0, z0);
+    return avx2::squaredDistance(_mm256_sub_pd(x, x0), _mm256_sub_pd(y, y0), _mm256_sub_pd(z, z0), image.period);
+}
+
+// The weight per axis over four bodies' coordinates.
+struct WeightLanes {
+    __m256d g0, g1, g2;
+    [[gnu::target("avx2")]] explicit WeightLanes(const Vec3& g) {
+        const double weight[3] = {g.x(), g.y(), g.z()};
+        perAxis(weight, g0, g1, g2);
+    }
+};
+
+[[gnu::target("avx2"), gnu::always_inline]] inline void startFour(Bodies& b, const Vec3& g, const WeightLanes& weight,
+                                                                 std::size_t i) {
+    std::uint32_t frozen;
+    std::memcpy(&frozen, b.frozen.data() + i, sizeof frozen);
+    if (frozen != 0) {
+        startForcesScalar(b, g, i, i + 4);
+        return;
+    }
+    __m256d m0, m1, m2;
+    avx2::perBody(_mm256_loadu_pd(b.mass.data() + i), m0, m1, m2);
+    double* const f = b.force[i].data();
+    _mm256_storeu_pd(f, _mm256_mul_pd(m0, weight.g0));
+    _mm256_storeu_pd(f + 4, _mm256_mul_pd(m1, weight.g1));
+    _mm256_storeu_pd(f + 8, _mm256_mul_pd(m2, weight.g2));
+    const __m256d zero = _mm256_setzero_pd();
+    double* const t = b.torque[i].data();
+    _mm256_storeu_pd(t, zero);
+    _mm256_storeu_pd(t + 4, zero);
+    _mm256_storeu_pd(t + 8, zero);
+}
+
+// True when none of the four is a runaway (firstRunawayScalar's test, lane by lane).
+[[gnu::target("avx2"), gnu::always_inline]] inline bool steadyFour(const Bodies& b, double dt, std::size_t i) {
+    const __m256d step = _mm256_set1_pd(dt), nothing = _mm256_setzero_pd();
+    __m256d x, y, z, wx, wy, wz, vx, vy, vz;
+    avx2::fourVec3(b.position[i].data(), x, y, z);
+    avx2::fourVec3(b.angular_velocity[i].data(), wx, wy, wz);
+    avx2::fourVec3(b.velocity[i].data(), vx, vy, vz);
+    const __m256d sums = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(x, y), z), _mm256_add_pd(_mm256_add_pd(wx, wy), wz));
+    const __m256d poison = _mm256_mul_pd(nothing, sums);
+    const __m256d speed = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)), _mm256_mul_pd(vz, vz));
+    const __m256d travel = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(speed, step), step), poison);
+    const __m256d r = _mm256_loadu_pd(b.radius.data() + i);
+    return _mm256_movemask_pd(_mm256_cmp_pd(travel, _mm256_mul_pd(r, r), _CMP_LE_OQ)) == 0xf;
+}
+
+// The largest of the four lanes and `rest` (a NaN lane leaves the maximum as it was, as std::max).
+[[gnu::target("avx2"), gnu::always_inline]] inline double largestOf(__m256d lanes_max, double rest) {
+    alignas(32) double lanes[4];
+    _mm256_store_pd(lanes, lanes_max);
+    return std::max({lanes[0], lanes[1], lanes[2], lanes[3], rest});
+}
+
+[[gnu::target("avx2")]] void wrapAvx2(const PeriodicBox& box, Bodies& b, std::size_t begin, std::size_t end) {
+    const BoxLanes faces(box);
+    std::size_t i = begin;
+    for (; i + 4 <= end; i += 4) wrapFour(box, faces, b, i);
     wrapScalar(box, b, i, end);
 }
 
 [[gnu::target("avx2")]] double largestShiftAvx2(const NearestImage& image, const Bodies& b,
                                                 const std::vector<Vec3>& at_build, std::size_t begin, std::size_t end) {
-    const double* const now = reinterpret_cast<const double*>(b.position.data());
-    const double* const then = reinterpret_cast<const double*>(at_build.data());
     __m256d largest = _mm256_setzero_pd();
     std::size_t i = begin;
-    for (; i + 4 <= end; i += 4) {
-        __m256d x, y, z, x0, y0, z0;
-        avx2::fourVec3(now + 3 * i, x, y, z);
-        avx2::fourVec3(then + 3 * i, x0, y0, z0);
-        const __m256d shift = avx2::squaredDistance(_mm256_sub_pd(x, x0), _mm256_sub_pd(y, y0), _mm256_sub_pd(z, z0),
-                                                    image.period);
-        largest = _mm256_max_pd(shift, largest);  // a NaN shift leaves the maximum as it was, as std::max
-    }
-    alignas(32) double lanes[4];
-    _mm256_store_pd(lanes, largest);
-    const double rest = largestShiftScalar(image, b, at_build, i, end);
-    return std::max({lanes[0], lanes[1], lanes[2], lanes[3], rest});
+    for (; i + 4 <= end; i += 4) largest = _mm256_max_pd(shiftFour(image, b, at_build, i), largest);
+    return largestOf(largest, largestShiftScalar(image, b, at_build, i, end));
 }
 
 [[gnu::target("avx2")]] void startForcesAvx2(Bodies& b, const Vec3& g, std::size_t begin, std::size_t end) {
-    const double weight[3] = {g.x(), g.y(), g.z()};
-    __m256d g0, g1, g2;
-    perAxis(weight, g0, g1, g2);
-    const __m256d zero = _mm256_setzero_pd();
+    const WeightLanes weight(g);
     std::size_t i = begin;
-    for (; i + 4 <= end; i += 4) {
-        std::uint32_t frozen;
-        std::memcpy(&frozen, b.frozen.data() + i, sizeof frozen);
-        if (frozen != 0) {
-            startForcesScalar(b, g, i, i + 4);
-            continue;
-        }
-        __m256d m0, m1, m2;
-        avx2::perBody(_mm256_loadu_pd(b.mass.data() + i), m0, m1, m2);
-        double* const f = b.force[i].data();
-        _mm256_storeu_pd(f, _mm256_mul_pd(m0, g0));
-        _mm256_storeu_pd(f + 4, _mm256_mul_pd(m1, g1));
-        _mm256_storeu_pd(f + 8, _mm256_mul_pd(m2, g2));
-        double* const t = b.torque[i].data();
-        _mm256_storeu_pd(t, zero);
-        _mm256_storeu_pd(t + 4, zero);
-        _mm256_storeu_pd(t + 8, zero);
-    }
+    for (; i + 4 <= end; i += 4) startFour(b, g, weight, i);
     startForcesScalar(b, g, i, end);
 }
 
 [[gnu::target("avx2")]] std::size_t firstRunawayAvx2(const Bodies& b, double dt, std::size_t begin, std::size_t end) {
-    const __m256d step = _mm256_set1_pd(dt), nothing = _mm256_setzero_pd();
     std::size_t i = begin;
-    for (; i + 4 <= end; i += 4) {
-        __m256d x, y, z, wx, wy, wz, vx, vy, vz;
-        avx2::fourVec3(reinterpret_cast<const double*>(b.position.data()) + 3 * i, x, y, z);
-        avx2::fourVec3(reinterpret_cast<const double*>(b.angular_velocity.data()) + 3 * i, wx, wy, wz);
-        avx2::fourVec3(reinterpret_cast<const double*>(b.velocity.data()) + 3 * i, vx, vy, vz);
-        const __m256d sums = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(x, y), z), _mm256_add_pd(_mm256_add_pd(wx, wy), wz));
-        const __m256d poison = _mm256_mul_pd(nothing, sums);
-        const __m256d speed = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)), _mm256_mul_pd(vz, vz));
-        const __m256d travel = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(speed, step), step), poison);
-        const __m256d r = _mm256_loadu_pd(b.radius.data() + i);
-        if (_mm256_movemask_pd(_mm256_cmp_pd(travel, _mm256_mul_pd(r, r), _CMP_LE_OQ)) != 0xf) {
+    for (; i + 4 <= end; i += 4)
+        if (!steadyFour(b, dt, i)) {
             const std::size_t first = firstRunawayScalar(b, dt, i, i + 4);
             if (first < i + 4) return first;
         }
-    }
     return firstRunawayScalar(b, dt, i, end);
+}
+
+[[gnu::target("avx2")]] std::size_t kickAndFindRunawayAvx2(const KickDrift& kick, double dt, std::size_t begin,
+                                                            std::size_t end, std::size_t check_below) {
+    const Bodies& b = *kick.bodies;
+    const KickArrays a(*kick.bodies);
+    const std::size_t below = std::clamp(check_below, begin, end);
+    std::size_t found = end;
+    std::size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+        kickFour(a, i, kick.kick);
+        if (found == end && i + 4 <= below && !steadyFour(b, dt, i)) {
+            const std::size_t first = firstRunawayScalar(b, dt, i, i + 4);
+            if (first < i + 4) found = first;
+        }
+    }
+    for (std::size_t k = i; k < end; ++k) kickBody(a, k, kick.kick);
+    // What the loop did not test below the limit (the four that straddle it, the block's
+    // remainder), one by one.
+    const std::size_t tested = begin + (std::min(below, i) - begin) / 4 * 4;
+    if (found == end && tested < below) {
+        const std::size_t first = firstRunawayScalar(b, dt, tested, below);
+        if (first < below) found = first;
+    }
+    return found;
+}
+
+[[gnu::target("avx2")]] bool kickDriftAndStartAvx2(const KickDrift& move, const PeriodicBox& box, bool periodic,
+                                                   const NearestImage& image, const std::vector<Vec3>* at_build,
+                                                   double limit, const Vec3& g, std::size_t begin, std::size_t end) {
+    Bodies& b = *move.bodies;
+    const KickArrays a(b);
+    const BoxLanes faces(box);
+    const WeightLanes weight(g);
+    __m256d largest = _mm256_setzero_pd();
+    std::size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+        kickFour(a, i, move.kick);
+        driftFour(a, i, move.drift);
+        if (periodic) wrapFour(box, faces, b, i);
+        if (at_build) largest = _mm256_max_pd(shiftFour(image, b, *at_build, i), largest);
+        startFour(b, g, weight, i);
+    }
+    for (std::size_t k = i; k < end; ++k) {
+        kickBody(a, k, move.kick);
+        a.position[k] += move.drift * a.velocity[k];
+    }
+    if (periodic) wrapScalar(box, b, i, end);
+    const double rest = at_build ? largestShiftScalar(image, b, *at_build, i, end) : 0.0;
+    startForcesScalar(b, g, i, end);
+    // The orientations last: nothing above reads them.
+    for (std::size_t k = begin; k < end; ++k) turnBody(b, k, b.angular_velocity[k], move.drift);
+    return at_build && largestOf(largest, rest) > limit;
 }
 #endif
 
@@ -188,6 +273,33 @@ std::size_t firstRunaway(const Bodies& b, double dt, std::size_t begin, std::siz
     if (avx2) return firstRunawayAvx2(b, dt, begin, end);
 #endif
     return firstRunawayScalar(b, dt, begin, end);
+}
+
+std::size_t kickAndFindRunaway(const KickDrift& kick, double dt, std::size_t begin, std::size_t end, std::size_t check_below,
+                               [[maybe_unused]] bool avx2) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx2) return kickAndFindRunawayAvx2(kick, dt, begin, end, check_below);
+#endif
+    kick(begin, end);
+    const std::size_t below = std::clamp(check_below, begin, end);
+    const std::size_t first = firstRunawayScalar(*kick.bodies, dt, begin, below);
+    return first < below ? first : end;
+}
+
+bool kickDriftAndStart(const KickDrift& move, const PeriodicBox& shared_box, const NearestImage& image,
+                       const std::vector<Vec3>* at_build, double limit, const Vec3& g, std::size_t begin, std::size_t end,
+                       [[maybe_unused]] bool avx2) {
+    const PeriodicBox box = shared_box;  // a copy, which the position stores cannot change
+    const bool periodic = box.periodic[0] || box.periodic[1] || box.periodic[2];
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx2) return kickDriftAndStartAvx2(move, box, periodic, image, at_build, limit, g, begin, end);
+#endif
+    Bodies& b = *move.bodies;
+    move(begin, end);
+    if (periodic) wrapScalar(box, b, begin, end);
+    const bool far = at_build && largestShiftScalar(image, b, *at_build, begin, end) > limit;
+    startForcesScalar(b, g, begin, end);
+    return far;
 }
 
 }  // namespace grainlab
