@@ -31,7 +31,7 @@ Scene fallingGrid(const std::string& integrator, int threads, int count) {
 // Velocity Verlet integrates a constant force exactly: x = x0 + v0 t + g t^2 / 2, v = v0 + g t.
 // Semi-implicit Euler (v first, then x with the new v) gives x_n = x0 + n h v0 + g h^2 n (n + 1) / 2.
 // 1,000 bodies on 2 threads span several blocks of each thread's pass; 120,000 are past the count
-// from which the sweep runs the kick and drift in one loop with its own jobs (kFusedMoveFrom). Steps
+// from which the passes run the kicks in one loop with their own jobs (kFusedFrom). Steps
 // that leave their closing update to the next step's pass (step(true), as batch runs take them)
 // follow it too.
 TEST_CASE("Explicit integrators follow the exact discrete free fall on several threads", "[integrator]") {
@@ -65,15 +65,16 @@ TEST_CASE("Explicit integrators follow the exact discrete free fall on several t
 }
 
 // The motion check runs in the same pass as the last update: the lowest-numbered runaway is
-// reported whichever thread's share it lies in, at the step it happened.
+// reported whichever thread's share it lies in, at the step it happened (120,000 bodies: the pass
+// that runs the kick and the check in one loop).
 TEST_CASE("The first runaway body is reported whatever thread holds it", "[integrator][runaway]") {
     for (const std::string integrator : {"velocity-verlet", "semi-implicit-euler"}) {
-        for (int threads : {1, 2}) {
-            Scene scene = fallingGrid(integrator, threads, 1000);
+        for (const auto& [threads, count] : {std::pair{1, 1000}, std::pair{2, 1000}, std::pair{2, 120000}}) {
+            Scene scene = fallingGrid(integrator, threads, count);
             scene.bodies[900].velocity = Vec3(1e4, 0, 0);  // 2 m per step: four radii
             scene.bodies[700].velocity = Vec3(0, 8e3, 0);
             Simulation sim(scene, test::builtPlugins());
-            INFO(integrator << " on " << threads << " threads");
+            INFO(integrator << " on " << threads << " threads, " << count << " bodies");
             CHECK_THROWS_WITH(sim.step(), Contains("body 700 ") && Contains("at step 1 ") && Contains("runaway"));
         }
     }
@@ -84,13 +85,14 @@ TEST_CASE("The first runaway body is reported whatever thread holds it", "[integ
 // the step left it (8000 m/s to the message's four digits).
 TEST_CASE("A runaway in a step left pending is reported at its own step", "[integrator][runaway]") {
     for (const std::string integrator : {"velocity-verlet", "semi-implicit-euler"}) {
-        for (int threads : {1, 2}) {
+        for (const auto& [threads, count] : {std::pair{1, 1000}, std::pair{2, 1000}, std::pair{2, 120000}}) {
             for (const bool by_settle : {false, true}) {
-                Scene scene = fallingGrid(integrator, threads, 1000);
+                Scene scene = fallingGrid(integrator, threads, count);
                 scene.bodies[900].velocity = Vec3(1e4, 0, 0);
                 scene.bodies[700].velocity = Vec3(0, 8e3, 0);
                 Simulation sim(scene, test::builtPlugins());
-                INFO(integrator << " on " << threads << " threads, " << (by_settle ? "settled" : "next step"));
+                INFO(integrator << " on " << threads << " threads, " << count << " bodies, "
+                                << (by_settle ? "settled" : "next step"));
                 CHECK_NOTHROW(sim.step(true));
                 // Catch's combined matchers hold their parts by reference: written out in each check.
                 if (by_settle)

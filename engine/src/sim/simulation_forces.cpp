@@ -35,16 +35,17 @@ void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
 // steps' times left 3-6% of the sweep's time waiting.
 std::size_t passChunk(std::size_t n, int threads) { return blockChunk(n, threads, kBlock); }
 
-// Bodies from which the sweep runs an integrator's kick and drift in one loop with its own jobs
-// (kickDriftAndStart): where the arrays come from memory one loop streams them faster (one thread
-// at 128,000 and 1,024,000 spheres, the sweep 10-25% faster), but where they stay in the cache, on
-// two threads, the loop a job took less (32,000 spheres: 0.298-0.318 s against 0.333-0.340 in
-// 2,000 steps). docs/performance.md.
-constexpr std::size_t kFusedMoveFrom = 100000;
+// Bodies from which the passes run an integrator's kicks in one loop with their own jobs
+// (kickAndFindRunaway, kickDriftAndStart): where the arrays come from memory one loop streams them
+// faster (one thread at 128,000 and 1,024,000 spheres, the sweep 10-25% faster), but where they stay
+// in the cache, on two threads, a loop a job took less (32,000 spheres, the kick and drift in one
+// loop: the sweep 0.333-0.340 s of 2,000 steps against 0.298-0.318). docs/performance.md.
+constexpr std::size_t kFusedFrom = 100000;
 
-// The update as the kicks of kicks.hpp with or without a drift, on these bodies; null for any other
-// (which then runs as given).
-const KickDrift* kickDriftOf(const BodyRangeUpdate& update, const Bodies& bodies, bool moves) {
+// The update as the kicks of kicks.hpp with or without a drift, on these bodies, where they are
+// many enough to run it in one loop with a pass's own jobs; null otherwise (it then runs as given).
+const KickDrift* fusedKickDrift(const BodyRangeUpdate& update, const Bodies& bodies, bool moves) {
+    if (bodies.size() < kFusedFrom) return nullptr;
     const KickDrift* kick = update.target<KickDrift>();
     return kick && kick->bodies == &bodies && kick->moves == moves ? kick : nullptr;
 }
@@ -82,7 +83,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     const bool reduce = close && accumulators_.size() > 1;
     if (reduce) groupListedForces(chunk);
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
-    const KickDrift* const move = before && n >= kFusedMoveFrom ? kickDriftOf(*before, b, true) : nullptr;
+    const KickDrift* const move = before ? fusedKickDrift(*before, b, true) : nullptr;
     // Each body's updates here do not depend on which thread makes them, so a thread done with its
     // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
     // joined in chunk order, so they stay in body order.
@@ -357,7 +358,7 @@ void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size
             }
         }
     if (!after) return;
-    if (const KickDrift* kick = kickDriftOf(*after, bodies, false)) {
+    if (const KickDrift* kick = fusedKickDrift(*after, bodies, false)) {
         const std::size_t i = kickAndFindRunaway(*kick, step_dt_, begin, end, runaway, avx2);
         if (i < end) runaway = i;
         return;
