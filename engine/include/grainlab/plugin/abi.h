@@ -21,10 +21,12 @@
  *    work follows its threads' measured times).
  * 8: ThreadAccumulator::stretches (a thread of the pair loop takes chunks from the end of others'
  *    ranges once its own is done).
- * 9: ThreadAccumulator::Stretch::end_row (the work each thread did, for the engine's next split). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 9u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v9
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v9"
+ * 9: ThreadAccumulator::Stretch::end_row (the work each thread did, for the engine's next split).
+ * 10: KickDrift (kicks.hpp), whose fields the engine reads from an explicit integrator's updates
+ *    (std::function::target) to run them in one loop with its passes' own jobs. */
+#define GRAINLAB_PLUGIN_ABI_VERSION 10u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v10
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v10"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -109,10 +109,10 @@ inline void driftRange(const KickArrays& a, std::size_t begin, std::size_t end, 
 // A kick by `kick` and, where `moves`, a drift by `drift` (x += drift v, the orientation turned by
 // w drift unless the body keeps it) on a block of bodies: a loop each, over the block still in the
 // cache (turnBody reads the shapes through `Bodies&`). A named type rather than a lambda, so that
-// the engine can recognise it in a BodyRangeUpdate (std::function::target) and run it inside its
-// own loop over the block's bodies (Simulation::sweepBodies): at 1,024,000 spheres, where the
-// arrays come from memory, the sweep's separate loops over each block took a fifth longer
-// (docs/performance.md). Any other update runs as given.
+// the engine can recognise it in a BodyRangeUpdate (std::function::target) and, from 100,000
+// bodies, run it in one loop with its passes' own jobs (Simulation::sweepBodies): there the arrays
+// come from memory, and one loop streams them faster (docs/performance.md). Any other update runs
+// as given. The engine reads these fields: they are part of the plugin interface (abi.h).
 struct KickDrift {
     Bodies* bodies = nullptr;
     double kick = 0.0;
