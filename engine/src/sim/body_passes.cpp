@@ -230,10 +230,8 @@ struct WeightLanes {
         if (at_build) largest = _mm256_max_pd(shiftFour(image, b, *at_build, i), largest);
         startFour(b, g, weight, i);
     }
-    for (std::size_t k = i; k < end; ++k) {
-        kickBody(a, k, move.kick);
-        a.position[k] += move.drift * a.velocity[k];
-    }
+    kickRange(a, i, end, move.kick, false);
+    driftRange(a, i, end, move.drift, false);
     if (periodic) wrapScalar(box, b, i, end);
     const double rest = at_build ? largestShiftScalar(image, b, *at_build, i, end) : 0.0;
     startForcesScalar(b, g, i, end);

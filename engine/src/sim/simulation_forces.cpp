@@ -84,6 +84,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     if (reduce) groupListedForces(chunk);
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     const KickDrift* const move = before ? fusedKickDrift(*before, b, true) : nullptr;
+    const KickDrift* const closing = close ? fusedKickDrift(pending_after_, b, false) : nullptr;
     // Each body's updates here do not depend on which thread makes them, so a thread done with its
     // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
     // joined in chunk order, so they stay in body order.
@@ -100,7 +101,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         bool far = false;
         inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
             if (close) {
-                closeBlock(reduce, &pending_after_, block_begin, block_end, runaway, avx2);
+                closeBlock(reduce, &pending_after_, closing, block_begin, block_end, runaway, avx2);
                 if (runaway != n) return;
             }
             if (move && start_forces) {
@@ -344,8 +345,8 @@ void Simulation::addListedForces(std::size_t index) {
     }
 }
 
-void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end,
-                            std::size_t& runaway, bool avx2) {
+void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, const KickDrift* fused, std::size_t begin,
+                            std::size_t end, std::size_t& runaway, bool avx2) {
     Bodies& bodies = state_.bodies;
     if (reduce)
         for (const ThreadAccumulator& acc : accumulators_) {
@@ -358,8 +359,8 @@ void Simulation::closeBlock(bool reduce, const BodyRangeUpdate* after, std::size
             }
         }
     if (!after) return;
-    if (const KickDrift* kick = fusedKickDrift(*after, bodies, false)) {
-        const std::size_t i = kickAndFindRunaway(*kick, step_dt_, begin, end, runaway, avx2);
+    if (fused) {
+        const std::size_t i = kickAndFindRunaway(*fused, step_dt_, begin, end, runaway, avx2);
         if (i < end) runaway = i;
         return;
     }
@@ -388,13 +389,14 @@ void Simulation::finishForces(double dt, const BodyRangeUpdate* after) {
     const std::vector<std::size_t> ranges = equalChunkedRanges(n, threads_, chunk);
     auto pass = [&](bool reduce, const BodyRangeUpdate* update) {
         if (reduce) groupListedForces(chunk);
+        const KickDrift* const fused = update ? fusedKickDrift(*update, bodies, false) : nullptr;
         parallelOwnedChunks(ranges, chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin, std::size_t end) {
             // The forces listed for this chunk's bodies, in the row order of their stretches (a few
             // thousand a step at 1,024,000 spheres).
             if (reduce) addListedForces(index);
             std::size_t& runaway = first[static_cast<std::size_t>(t)];
             inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
-                closeBlock(reduce, update, block_begin, block_end, runaway, avx2);
+                closeBlock(reduce, update, fused, block_begin, block_end, runaway, avx2);
             });
         });
     };

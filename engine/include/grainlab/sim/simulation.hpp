@@ -54,6 +54,7 @@ struct RestartExtras {
 };
 
 struct Checkpoint;  // grainlab/io/checkpoint.hpp
+struct KickDrift;   // grainlab/plugin/kicks.hpp
 
 class Simulation {
 public:
@@ -182,8 +183,10 @@ private:
     std::vector<ListedStretch> orderStretches() const;
     void groupListedForces(std::size_t chunk);
     void addListedForces(std::size_t chunk_index);
-    void closeBlock(bool reduce, const BodyRangeUpdate* after, std::size_t begin, std::size_t end, std::size_t& runaway,
-                    bool avx2);
+    // `fused`: `after` as the kick it is, to run with the runaway check in one loop (fusedKickDrift),
+    // found once a pass; null otherwise.
+    void closeBlock(bool reduce, const BodyRangeUpdate* after, const KickDrift* fused, std::size_t begin,
+                    std::size_t end, std::size_t& runaway, bool avx2);
     void reevaluateForces();  // after a change between steps
     void carryWallHistory(const std::vector<WallContact>& previous, const std::vector<double>& previous_history);
     void checkMotion() const;
