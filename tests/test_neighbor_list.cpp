@@ -48,10 +48,12 @@ void checkListAgainstAllPairs(const Bodies& b, const PeriodicBox& box, double sk
     NeighborList list;
     buildNeighborList(list, b, box, skin, 3, threads);
     REQUIRE(list.row_start.size() == b.size() + 1);
+    REQUIRE(list.owner.size() == list.partner.size());
     std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
     for (std::uint32_t i = 0; i < b.size(); ++i) {
         REQUIRE(std::is_sorted(list.partner.begin() + list.row_start[i], list.partner.begin() + list.row_start[i + 1]));
         for (std::uint32_t k = list.row_start[i]; k < list.row_start[i + 1]; ++k) {
+            REQUIRE(list.owner[k] == i);  // the pair loop's entries know their row, empty rows between
             REQUIRE(list.partner[k] < i);
             REQUIRE(listed.insert({list.partner[k], i}).second);  // listed once
         }

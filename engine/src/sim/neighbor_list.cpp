@@ -210,9 +210,16 @@ void indexOwners(NeighborList& list, int threads) {
     reserveOnHugePages(list.owner, list.partner.size());
     list.owner.resize(list.partner.size());
     parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-            std::fill(list.owner.begin() + list.row_start[i], list.owner.begin() + list.row_start[i + 1],
-                      static_cast<std::uint32_t>(i));
+        // Each row's first entry counts one row more than the entry before it (rows left empty
+        // count at the next one's), and a running sum over the entries gives each its row: a fill
+        // per row of 3.5 entries took some 300 us more of a 32,000-sphere chute build on one thread.
+        const std::uint32_t first = list.row_start[begin], last = list.row_start[end];
+        std::uint32_t* const owner = list.owner.data();
+        std::fill(owner + first, owner + last, 0u);
+        for (std::size_t i = begin + 1; i < end; ++i)
+            if (list.row_start[i] < last) ++owner[list.row_start[i]];
+        auto row = static_cast<std::uint32_t>(begin);
+        for (std::uint32_t k = first; k < last; ++k) owner[k] = row += owner[k];
     });
 }
 
