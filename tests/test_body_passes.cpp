@@ -7,6 +7,8 @@
 // crossing the periodic faces, anisotropic and frozen ones, ones that keep their orientation and
 // ones that turn, blocks with a remainder past the last four, runaways above and below the limit.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "../engine/src/sim/body_passes.hpp"
@@ -72,21 +74,30 @@ std::vector<bool> isas() {
     return avx2;
 }
 
+// The sweep's setting for a kick and drift: the box, weight, half step, step, (skin / 2)^2 for a
+// skin of 0.1, and the bodies.
+struct DriftSetting {
+    PeriodicBox box = chuteBox();
+    NearestImage image{box};
+    Vec3 g{3.0, -1.0, -9.81};
+    double h = 2.5e-4, dt = 5e-4, limit = 0.25 * 0.1 * 0.1;
+    Bodies start = mixedBodies();
+};
+
 }  // namespace
 
 TEST_CASE("The sweep's kick, drift and own jobs in one loop move bodies as the separate passes", "[engine][vector]") {
-    const PeriodicBox box = chuteBox();
-    const NearestImage image(box);
-    const Vec3 g(3.0, -1.0, -9.81);
-    const double h = 2.5e-4, dt = 5e-4, limit = 0.25 * 0.1 * 0.1;
-    const Bodies start = mixedBodies();
+    const DriftSetting setting;
+    const auto& [box, image, g, h, dt, limit, start] = setting;
     // Positions at the last build: near the current ones, one body in the second block far off.
     std::vector<Vec3> at_build = start.position;
     for (std::size_t i = 0; i < at_build.size(); ++i) at_build[i] += Vec3(0.01, -0.01, 0.005) * static_cast<double>(i % 3);
     at_build[300] += Vec3(0.0, 0.0, 0.2);
+    const double unknown = std::numeric_limits<double>::infinity();
     for (const bool avx2 : isas()) {
         CAPTURE(avx2);
         Bodies separate = start, fused = start;
+        const std::vector<Vec3> before = start.position;
         int far_blocks = 0;
         // Blocks as the sweep cuts them, and ones ending past a multiple of four.
         for (const auto& [begin, end] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 256}, {256, 511}, {511, 700}}) {
@@ -96,17 +107,71 @@ TEST_CASE("The sweep's kick, drift and own jobs in one loop move bodies as the s
             const bool far = movedFar(image, separate, at_build, limit, begin, end, avx2);
             startForces(separate, g, begin, end, avx2);
             const KickDrift move_fused{&fused, h, dt, true, avx2};
-            CHECK(kickDriftAndStart(move_fused, box, image, &at_build, limit, g, begin, end, avx2) == far);
+            double reach = -1.0;
+            CHECK(kickDriftAndStart(move_fused, box, image, &at_build, limit, unknown, g, begin, end, avx2, reach) == far);
             far_blocks += far ? 1 : 0;
+            // The block's reach is its largest drift: at least every body's move (across a face
+            // by the nearest image), and no more than the fastest body's to rounding.
+            double largest = 0.0;
+            for (std::size_t i = begin; i < end; ++i)
+                largest = std::max(largest, std::sqrt(image.squaredDistance(fused.position[i] - before[i])));
+            CHECK(reach >= largest);
+            CHECK(reach <= largest * (1.0 + 1e-9) + 1e-12);
         }
         requireSameBits(separate, fused);
         // Without positions at a build, no body is reported far.
-        CHECK_FALSE(kickDriftAndStart(KickDrift{&fused, h, dt, true, avx2}, box, image, nullptr, limit, g, 0, 700, avx2));
+        double reach = 0.0;
+        CHECK_FALSE(kickDriftAndStart(KickDrift{&fused, h, dt, true, avx2}, box, image, nullptr, limit, unknown, g, 0, 700,
+                                      avx2, reach));
         // The comparison means something only if bodies crossed the faces and both verdicts came.
         int crossings = 0;
         for (std::size_t i = 0; i < separate.size(); ++i) crossings += std::abs(separate.image[i][0]);
         CHECK(crossings >= 100);
         CHECK(far_blocks == 1);
+    }
+}
+
+// The Verlet check reads the positions at the build only where the bound on how far the bodies
+// have moved (before this drift, plus the drift's reach) could pass half the skin: its verdict is
+// then the full check's. Bodies 0.005-0.01 from their places at the build drift up to 0.016 in this
+// step (speeds to 32 m/s over dt), so every body lies within 0.026 of its place, short of the
+// limit's 0.05: the bound settles every block; with the body at 300 placed 0.06 off and the bound
+// saying so, the block that holds it is checked and found far.
+TEST_CASE("The Verlet check's bound spares its reads only where the full check would pass", "[engine][vector]") {
+    const DriftSetting setting;
+    const auto& [box, image, g, h, dt, limit, start] = setting;
+    const std::vector<std::pair<std::size_t, std::size_t>> blocks{{0, 256}, {256, 511}, {511, 700}};
+    for (const bool far_body : {false, true}) {
+        std::vector<Vec3> at_build = start.position;
+        for (std::size_t i = 0; i < at_build.size(); ++i)
+            at_build[i] += Vec3(0.005, -0.005, 0.005) * static_cast<double>(1 + i % 2) / std::sqrt(3.0);
+        if (far_body) at_build[300] += Vec3(0.0, 0.0, 0.06);
+        double moved_before = 0.0;  // the true largest move since the build
+        for (std::size_t i = 0; i < at_build.size(); ++i)
+            moved_before = std::max(moved_before, std::sqrt(image.squaredDistance(start.position[i] - at_build[i])));
+        for (const bool avx2 : isas()) {
+            CAPTURE(far_body, avx2);
+            Bodies full = start, bounded = start;
+            int far_blocks = 0;
+            for (const auto& [begin, end] : blocks) {
+                double reach = 0.0;
+                const bool far = kickDriftAndStart(KickDrift{&full, h, dt, true, avx2}, box, image, &at_build, limit,
+                                                   std::numeric_limits<double>::infinity(), g, begin, end, avx2, reach);
+                CHECK(kickDriftAndStart(KickDrift{&bounded, h, dt, true, avx2}, box, image, &at_build, limit,
+                                        moved_before, g, begin, end, avx2, reach) == far);
+                far_blocks += far ? 1 : 0;
+            }
+            requireSameBits(full, bounded);
+            CHECK(far_blocks == (far_body ? 1 : 0));
+            // The bound is trusted where it settles the verdict: told that no body has moved (false
+            // here), the check passes the far body's block unread.
+            if (far_body) {
+                Bodies trusting = start;
+                double reach = 0.0;
+                CHECK_FALSE(kickDriftAndStart(KickDrift{&trusting, h, dt, true, avx2}, box, image, &at_build, limit,
+                                              0.0, g, 256, 511, avx2, reach));
+            }
+        }
     }
 }
 

@@ -54,6 +54,15 @@ std::size_t firstRunawayScalar(const Bodies& b, double dt, std::size_t begin, st
     return end;
 }
 
+// The largest squared speed and the largest coordinate's magnitude on [begin, end), for the drift's
+// reach (DriftReach). A NaN leaves both as they were, as the Verlet check's maximum leaves it.
+void driftExtentScalar(const Bodies& b, std::size_t begin, std::size_t end, double& speed2, double& coordinate) {
+    for (std::size_t i = begin; i < end; ++i) {
+        speed2 = std::max(b.velocity[i].squaredNorm(), speed2);
+        coordinate = std::max(b.position[i].cwiseAbs().maxCoeff(), coordinate);
+    }
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 // (a b c) repeated over four bodies' twelve doubles: (a b c a), (b c a b), (c a b c).
 [[gnu::target("avx2"), gnu::always_inline]] inline void perAxis(const double (&v)[3], __m256d& first, __m256d& second,
@@ -157,6 +166,23 @@ struct WeightLanes {
     return std::max({lanes[0], lanes[1], lanes[2], lanes[3], rest});
 }
 
+// The four bodies' squared speeds.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256d speedSquaredFour(const Bodies& b, std::size_t i) {
+    __m256d vx, vy, vz;
+    avx2::fourVec3(b.velocity[i].data(), vx, vy, vz);
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)), _mm256_mul_pd(vz, vz));
+}
+
+// The largest magnitude among the four bodies' twelve coordinates, in some lane.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256d extentFour(const Bodies& b, std::size_t i) {
+    const double* const x = b.position[i].data();
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d a = _mm256_andnot_pd(sign, _mm256_loadu_pd(x));
+    const __m256d c = _mm256_andnot_pd(sign, _mm256_loadu_pd(x + 4));
+    const __m256d d = _mm256_andnot_pd(sign, _mm256_loadu_pd(x + 8));
+    return _mm256_max_pd(_mm256_max_pd(a, c), d);
+}
+
 [[gnu::target("avx2")]] void wrapAvx2(const PeriodicBox& box, Bodies& b, std::size_t begin, std::size_t end) {
     const BoxLanes faces(box);
     std::size_t i = begin;
@@ -216,28 +242,39 @@ struct WeightLanes {
 
 [[gnu::target("avx2")]] bool kickDriftAndStartAvx2(const KickDrift& move, const PeriodicBox& box, bool periodic,
                                                    const NearestImage& image, const std::vector<Vec3>* at_build,
-                                                   double limit, const Vec3& g, std::size_t begin, std::size_t end) {
+                                                   double limit, double moved_before, const Vec3& g,
+                                                   std::size_t begin, std::size_t end, double& reach) {
     Bodies& b = *move.bodies;
     const KickArrays a(b);
     const BoxLanes faces(box);
     const WeightLanes weight(g);
-    __m256d largest = _mm256_setzero_pd();
+    // (speed, NaN) keeps the speed: a NaN lane leaves the maximum as it was (largestOf).
+    __m256d speed2 = _mm256_setzero_pd(), extent = _mm256_setzero_pd();
     std::size_t i = begin;
     for (; i + 4 <= end; i += 4) {
         kickFour(a, i, move.kick);
+        speed2 = _mm256_max_pd(speedSquaredFour(b, i), speed2);
         driftFour(a, i, move.drift);
+        extent = _mm256_max_pd(extentFour(b, i), extent);
         if (periodic) wrapFour(box, faces, b, i);
-        if (at_build) largest = _mm256_max_pd(shiftFour(image, b, *at_build, i), largest);
         startFour(b, g, weight, i);
     }
     kickRange(a, i, end, move.kick, false);
     driftRange(a, i, end, move.drift, false);
+    // Before the wrap, as in the loop: the drift's rounding is that of the coordinates it made.
+    double speed2_rest = 0.0, extent_rest = 0.0;
+    driftExtentScalar(b, i, end, speed2_rest, extent_rest);
     if (periodic) wrapScalar(box, b, i, end);
-    const double rest = at_build ? largestShiftScalar(image, b, *at_build, i, end) : 0.0;
     startForcesScalar(b, g, i, end);
+    const DriftReach drift(move.drift, largestOf(speed2, speed2_rest), largestOf(extent, extent_rest));
+    reach = drift.reach;
+    // The displacements since the build only where the bound cannot settle it: the block is still
+    // in the cache for them.
+    const bool far = at_build && !drift.surelyWithin(moved_before, limit) &&
+                     largestShiftAvx2(image, b, *at_build, begin, end) > limit;
     // The orientations last: nothing above reads them.
     for (std::size_t k = begin; k < end; ++k) turnBody(b, k, b.angular_velocity[k], move.drift);
-    return at_build && largestOf(largest, rest) > limit;
+    return far;
 }
 #endif
 
@@ -285,17 +322,22 @@ std::size_t kickAndFindRunaway(const KickDrift& kick, double dt, std::size_t beg
 }
 
 bool kickDriftAndStart(const KickDrift& move, const PeriodicBox& shared_box, const NearestImage& image,
-                       const std::vector<Vec3>* at_build, double limit, const Vec3& g, std::size_t begin, std::size_t end,
-                       [[maybe_unused]] bool avx2) {
+                       const std::vector<Vec3>* at_build, double limit, double moved_before, const Vec3& g,
+                       std::size_t begin, std::size_t end, [[maybe_unused]] bool avx2, double& reach) {
     const PeriodicBox box = shared_box;  // a copy, which the position stores cannot change
     const bool periodic = box.periodic[0] || box.periodic[1] || box.periodic[2];
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (avx2) return kickDriftAndStartAvx2(move, box, periodic, image, at_build, limit, g, begin, end);
+    if (avx2) return kickDriftAndStartAvx2(move, box, periodic, image, at_build, limit, moved_before, g, begin, end, reach);
 #endif
     Bodies& b = *move.bodies;
     move(begin, end);
+    double speed2 = 0.0, coordinate = 0.0;
+    driftExtentScalar(b, begin, end, speed2, coordinate);  // before the wrap
     if (periodic) wrapScalar(box, b, begin, end);
-    const bool far = at_build && largestShiftScalar(image, b, *at_build, begin, end) > limit;
+    const DriftReach drift(move.drift, speed2, coordinate);
+    reach = drift.reach;
+    const bool far = at_build && !drift.surelyWithin(moved_before, limit) &&
+                     largestShiftScalar(image, b, *at_build, begin, end) > limit;
     startForcesScalar(b, g, begin, end);
     return far;
 }

@@ -3,6 +3,7 @@
 // own over data the block keeps in the cache. Where `avx2` is set (contactLoopIsa), four bodies at
 // a time with the same operations in the same order lane by lane, so the same bits; one body at a
 // time they took 40-60 instructions a body, a quarter of a one-thread run of the chute.
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -37,10 +38,29 @@ std::size_t firstRunaway(const Bodies& b, double dt, std::size_t begin, std::siz
 std::size_t kickAndFindRunaway(const KickDrift& kick, double dt, std::size_t begin, std::size_t end, std::size_t check_below,
                                bool avx2);
 
+// How far a drift x += h v can have moved a block's bodies, from the block's largest squared speed
+// and largest coordinate magnitude: |h| |v| with room for rounding (the product's and the sum's,
+// the wrap's, of the order of the coordinates' last bits). `surelyWithin` is true only where a body
+// that had moved at most `moved_before` since the build (nearest image) and then this drift is
+// certainly within sqrt(limit) of its place at the build, with room for the Verlet check's own
+// rounding: where it holds, movedFar on the block would return false.
+struct DriftReach {
+    double reach;
+    double coordinate;
+    DriftReach(double h, double speed2, double largest_coordinate)
+        : reach(std::abs(h) * std::sqrt(speed2) * (1.0 + 1e-12) + 1e-15 * largest_coordinate),
+          coordinate(largest_coordinate) {}
+    bool surelyWithin(double moved_before, double limit) const {
+        return (moved_before + reach) * (1.0 + 1e-9) + 4e-15 * coordinate < std::sqrt(limit);
+    }
+};
+
 // `move` (a kick and a drift) on [begin, end), then wrapInto, movedFar against `at_build` (none
-// when null: false) and startForces.
+// when null: false) and startForces. `moved_before` bounds how far any body had moved since the
+// build before this drift (infinity when not known): movedFar runs only where DriftReach cannot
+// settle it. `reach` is set to the block's DriftReach::reach.
 bool kickDriftAndStart(const KickDrift& move, const PeriodicBox& box, const NearestImage& image,
-                       const std::vector<Vec3>* at_build, double limit, const Vec3& g, std::size_t begin, std::size_t end,
-                       bool avx2);
+                       const std::vector<Vec3>* at_build, double limit, double moved_before, const Vec3& g,
+                       std::size_t begin, std::size_t end, bool avx2, double& reach);
 
 }  // namespace grainlab

@@ -2,6 +2,7 @@
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 
 #include "grainlab/core/parallel.hpp"
@@ -50,6 +51,13 @@ const KickDrift* fusedKickDrift(const BodyRangeUpdate& update, const Bodies& bod
     return kick && kick->bodies == &bodies && kick->moves == moves ? kick : nullptr;
 }
 
+// How far the bodies moved since the build, when not known; and each thread's largest drift, on a
+// cache line of its own (written while the others write theirs).
+constexpr double kUnknownReach = std::numeric_limits<double>::infinity();
+struct alignas(64) Reach {
+    double largest = 0.0;
+};
+
 // The pair loop's work estimate in these units for its split between threads (pair_split_).
 constexpr std::size_t kShareUnits = std::size_t{1} << 20;
 
@@ -85,6 +93,14 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
     const KickDrift* const move = before ? fusedKickDrift(*before, b, true) : nullptr;
     const KickDrift* const closing = close ? fusedKickDrift(pending_after_, b, false) : nullptr;
+    // The Verlet check's bound (moved_since_build_) follows the bodies only through sweeps that run
+    // the last step's pending kick and this step's kick and drift: by the plugin interface
+    // (StepContext::compute_forces_around) nothing else moves a body between two such sweeps. Any
+    // other sweep leaves it unknown until the next build.
+    const bool follows = move && closing && start_forces && list_fits;
+    const double moved_before = follows && moved_known_ ? moved_since_build_ : kUnknownReach;
+    moved_known_ = false;
+    std::vector<Reach> reach(static_cast<std::size_t>(std::max(1, threads_)));
     // Each body's updates here do not depend on which thread makes them, so a thread done with its
     // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
     // joined in chunk order, so they stay in body order.
@@ -105,8 +121,11 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
                 if (runaway != n) return;
             }
             if (move && start_forces) {
-                far |= kickDriftAndStart(*move, box_, image, list_fits ? &list.position_at_build : nullptr, limit, g,
-                                         block_begin, block_end, avx2);
+                double block_reach = 0.0;
+                far |= kickDriftAndStart(*move, box_, image, list_fits ? &list.position_at_build : nullptr, limit,
+                                         moved_before, g, block_begin, block_end, avx2, block_reach);
+                double& largest = reach[static_cast<std::size_t>(t)].largest;
+                largest = std::max(largest, block_reach);
             } else {
                 if (before && *before) (*before)(block_begin, block_end);
                 if (periodic) wrapInto(box_, b, block_begin, block_end, avx2);
@@ -124,6 +143,12 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         runaway_ = *std::min_element(first.begin(), first.end());
         if (runaway_ < n) throwRunaway(runaway_);  // the step left pending is still state_.step
     }
+    if (follows && moved_before != kUnknownReach) {
+        double largest = 0.0;
+        for (const Reach& r : reach) largest = std::max(largest, r.largest);
+        moved_since_build_ = moved_before + largest;
+        moved_known_ = true;
+    }
     return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
 }
 
@@ -139,6 +164,8 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
     if (rebuilt) {
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
+        moved_since_build_ = 0.0;
+        moved_known_ = true;
     }
     // Only several threads' ranges need them (one thread takes every body).
     if (threads_ > 1) {
