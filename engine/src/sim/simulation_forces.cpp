@@ -51,13 +51,6 @@ const KickDrift* fusedKickDrift(const BodyRangeUpdate& update, const Bodies& bod
     return kick && kick->bodies == &bodies && kick->moves == moves ? kick : nullptr;
 }
 
-// How far the bodies moved since the build, when not known; and each thread's largest drift, on a
-// cache line of its own (written while the others write theirs).
-constexpr double kUnknownReach = std::numeric_limits<double>::infinity();
-struct alignas(64) Reach {
-    double largest = 0.0;
-};
-
 // The pair loop's work estimate in these units for its split between threads (pair_split_).
 constexpr std::size_t kShareUnits = std::size_t{1} << 20;
 
@@ -79,9 +72,13 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
     const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
     const Vec3 g = scene_.gravity;
-    // One flag per thread, each on its own cache line: they are written while the others read.
-    struct alignas(64) Flag { bool moved = false; };
-    std::vector<Flag> moved(static_cast<std::size_t>(std::max(1, threads_)));
+    // Per thread, each on its own cache line (written while the others read): whether a body of its
+    // blocks moved far since the build, and its blocks' largest drift (DriftReach).
+    struct alignas(64) ThreadPart {
+        bool moved = false;
+        double reach = 0.0;
+    };
+    std::vector<ThreadPart> parts(static_cast<std::size_t>(std::max(1, threads_)));
     const NearestImage image(box_);
     const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
     const std::size_t chunk = passChunk(n, threads_);
@@ -96,11 +93,10 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
     // The Verlet check's bound (moved_since_build_) follows the bodies only through sweeps that run
     // the last step's pending kick and this step's kick and drift: by the plugin interface
     // (StepContext::compute_forces_around) nothing else moves a body between two such sweeps. Any
-    // other sweep leaves it unknown until the next build.
+    // other sweep leaves it unknown (infinite) until the next build.
     const bool follows = move && closing && start_forces && list_fits;
-    const double moved_before = follows && moved_known_ ? moved_since_build_ : kUnknownReach;
-    moved_known_ = false;
-    std::vector<Reach> reach(static_cast<std::size_t>(std::max(1, threads_)));
+    const double moved_before = follows ? moved_since_build_ : std::numeric_limits<double>::infinity();
+    moved_since_build_ = std::numeric_limits<double>::infinity();
     // Each body's updates here do not depend on which thread makes them, so a thread done with its
     // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
     // joined in chunk order, so they stay in body order.
@@ -124,7 +120,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
                 double block_reach = 0.0;
                 far |= kickDriftAndStart(*move, box_, image, list_fits ? &list.position_at_build : nullptr, limit,
                                          moved_before, g, block_begin, block_end, avx2, block_reach);
-                double& largest = reach[static_cast<std::size_t>(t)].largest;
+                double& largest = parts[static_cast<std::size_t>(t)].reach;
                 largest = std::max(largest, block_reach);
             } else {
                 if (before && *before) (*before)(block_begin, block_end);
@@ -135,7 +131,7 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
             if (walls)
                 for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
         });
-        if (far) moved[static_cast<std::size_t>(t)].moved = true;
+        if (far) parts[static_cast<std::size_t>(t)].moved = true;
     });
     if (close) {
         close_pending_ = false;
@@ -143,13 +139,12 @@ bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, b
         runaway_ = *std::min_element(first.begin(), first.end());
         if (runaway_ < n) throwRunaway(runaway_);  // the step left pending is still state_.step
     }
-    if (follows && moved_before != kUnknownReach) {
+    if (follows) {
         double largest = 0.0;
-        for (const Reach& r : reach) largest = std::max(largest, r.largest);
-        moved_since_build_ = moved_before + largest;
-        moved_known_ = true;
+        for (const ThreadPart& p : parts) largest = std::max(largest, p.reach);
+        moved_since_build_ = moved_before + largest;  // still infinite when it was not known
     }
-    return !list_fits || std::any_of(moved.begin(), moved.end(), [](const Flag& f) { return f.moved; });
+    return !list_fits || std::any_of(parts.begin(), parts.end(), [](const ThreadPart& p) { return p.moved; });
 }
 
 bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
@@ -165,7 +160,6 @@ bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* bef
         if (sortDue()) sortBodies();
         buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
         moved_since_build_ = 0.0;
-        moved_known_ = true;
     }
     // Only several threads' ranges need them (one thread takes every body).
     if (threads_ > 1) {

@@ -1,6 +1,7 @@
 #pragma once
 // A running simulation: the scene (fixed), the state (changed by steps) and the plugins chosen.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -248,12 +249,11 @@ private:
     bool may_defer_close_ = false;
     bool close_pending_ = false;
     BodyRangeUpdate pending_after_;
-    // A bound on how far any body has moved (nearest image) since the neighbour list's build, while
-    // moved_known_: the sweep then reads the positions at the build only for the blocks where the
-    // bound could pass half the skin (DriftReach in body_passes.hpp). At 1,024,000 spheres those
+    // A bound on how far any body has moved (nearest image) since the neighbour list's build,
+    // infinite while not known: the sweep reads the positions at the build only for the blocks where
+    // the bound could pass half the skin (DriftReach in body_passes.hpp). At 1,024,000 spheres those
     // reads took a sixth of the passes' time.
-    double moved_since_build_ = 0.0;
-    bool moved_known_ = false;
+    double moved_since_build_ = std::numeric_limits<double>::infinity();
     bool record_contacts_ = false;
     PhaseSeconds phases_;
 };
