@@ -41,6 +41,13 @@ inline BodySpec sphere(const Vec3& position, const Vec3& velocity, double radius
     return b;
 }
 
+// The total linear momentum of the bodies.
+inline Vec3 momentum(const Bodies& b) {
+    Vec3 p = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i) p += b.mass[i] * b.velocity[i];
+    return p;
+}
+
 inline double sphereMass(double radius, double density) { return 4.0 / 3.0 * kPi * radius * radius * radius * density; }
 
 }  // namespace grainlab::test

@@ -68,12 +68,6 @@ Scene squeezedLattice(int threads) {
     return scene;
 }
 
-Vec3 momentum(const Bodies& b) {
-    Vec3 p = Vec3::Zero();
-    for (std::size_t i = 0; i < b.size(); ++i) p += b.mass[i] * b.velocity[i];
-    return p;
-}
-
 }  // namespace
 
 TEST_CASE("Every index of every region runs once, in its thread's static range", "[engine][threads]") {
@@ -224,9 +218,9 @@ TEST_CASE("Spinning and sleeping threads give the same momentum-conserving run",
     for (const char* policy : {"ACTIVE", "PASSIVE", static_cast<const char*>(nullptr)}) {
         onThreadWithPolicy(policy, [&] {
             Simulation sim(scene, test::builtPlugins());
-            const Vec3 before = momentum(sim.bodies());
+            const Vec3 before = test::momentum(sim.bodies());
             for (int s = 0; s < 40; ++s) sim.step();
-            const Vec3 after = momentum(sim.bodies());
+            const Vec3 after = test::momentum(sim.bodies());
             INFO("policy " << (policy ? policy : "adaptive"));
             CHECK(sim.state().contacts > 4000);  // of the lattice's 4,752 neighbour pairs
             CHECK((after - before).norm() < 1e-9);  // one contact's impulse a step is about 0.1

@@ -106,6 +106,7 @@ public:
     bool swapsHistoryRoles() const override { return true; }
     void swapHistoryRoles(double* history) const override { reverseTangentialHistory(history); }
     void computeForces(ForceContext& ctx) override { applyContactLaw(ctx, law_); }
+    bool sweepsInPairLoop() const override { return true; }
     TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
         std::ostringstream how;
         if (law_.kn > 0.0) {

@@ -48,6 +48,7 @@ public:
         return {law_.kn, law_.kt, law_.gamma_n, law_.gamma_t, pair.friction};
     }
     void computeForces(ForceContext& ctx) override { applyContactLaw(ctx, law_); }
+    bool sweepsInPairLoop() const override { return true; }
     TimeStepLimit timeStepLimit(const StabilityInput& in, const MaterialPairTable&) const override {
         // Undamped contact time of the lightest pair; explicit schemes need ~10 steps per contact.
         const double meff = 0.5 * in.min_mass;

@@ -2,54 +2,15 @@
 // with an explicit integrator's per-body updates run inside them (StepContext::compute_forces_around).
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
-#include <optional>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
 #include "grainlab/sim/simulation.hpp"
 #include "body_passes.hpp"
+#include "pass_chunks.hpp"
 
 namespace grainlab {
 namespace {
-
-// Bodies per block of a pass: the integrator's update and the engine's work on a block share the
-// cache (256 bodies' hot arrays are a few tens of kB). Blocks end at multiples of kBlock.
-constexpr std::size_t kBlock = 256;
-
-// fn(b, e) for the consecutive blocks of [begin, end), each ending at a multiple of kBlock (or at end).
-template <class Fn>
-void inBlocks(std::size_t begin, std::size_t end, Fn&& fn) {
-    for (std::size_t b = begin; b < end;) {
-        const std::size_t next = std::min(end, (b / kBlock + 1) * kBlock);
-        fn(b, next);
-        b = next;
-    }
-}
-
-// Bodies per chunk of a pass (parallelOwnedChunks): whole blocks, some sixteen chunks a thread, at
-// most 32 blocks. Each thread owns an equal range of whole chunks, the same every step (its bodies'
-// lines stay in its core's cache from pass to pass; chunks taken by whichever thread came free first
-// ran the 32,000-sphere chute's sweep 10% slower on two threads), and a thread the host slows for a
-// while (at 1,024,000 spheres on two threads one took 16 ms and the other 25 for the same share,
-// switching every few steps) leaves the end of its range to the other: ranges fitted to the last
-// steps' times left 3-6% of the sweep's time waiting.
-std::size_t passChunk(std::size_t n, int threads) { return blockChunk(n, threads, kBlock); }
-
-// Bodies from which the passes run an integrator's kicks in one loop with their own jobs
-// (kickAndFindRunaway, kickDriftAndStart): where the arrays come from memory one loop streams them
-// faster (one thread at 128,000 and 1,024,000 spheres, the sweep 10-25% faster), but where they stay
-// in the cache, on two threads, a loop a job took less (32,000 spheres, the kick and drift in one
-// loop: the sweep 0.333-0.340 s of 2,000 steps against 0.298-0.318). docs/performance.md.
-constexpr std::size_t kFusedFrom = 100000;
-
-// The update as the kicks of kicks.hpp with or without a drift, on these bodies, where they are
-// many enough to run it in one loop with a pass's own jobs; null otherwise (it then runs as given).
-const KickDrift* fusedKickDrift(const BodyRangeUpdate& update, const Bodies& bodies, bool moves) {
-    if (bodies.size() < kFusedFrom) return nullptr;
-    const KickDrift* kick = update.target<KickDrift>();
-    return kick && kick->bodies == &bodies && kick->moves == moves ? kick : nullptr;
-}
 
 // The pair loop's work estimate in these units for its split between threads (pair_split_).
 constexpr std::size_t kShareUnits = std::size_t{1} << 20;
@@ -57,120 +18,6 @@ constexpr std::size_t kShareUnits = std::size_t{1} << 20;
 }  // namespace
 
 void Simulation::computeForces() { evaluateForces(step_dt_); }
-
-// One pass over the bodies, in one parallel region, before the neighbours are refreshed: the
-// integrator's update before the forces, positions wrapped into the periodic box, the Verlet list's
-// displacement check (true when some body moved more than half the skin since the build, or the
-// list does not fit the bodies), for a force evaluation the forces started at the weight (contact
-// models add to them) and, when asked, the wall contacts, each chunk's in wall_parts_.
-bool Simulation::sweepBodies(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
-    Bodies& b = state_.bodies;
-    const std::size_t n = b.size();
-    const NeighborList& list = state_.pairs;
-    const bool list_fits = list.position_at_build.size() == n && list.row_start.size() == n + 1;
-    const bool periodic = box_.periodic[0] || box_.periodic[1] || box_.periodic[2];
-    if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
-    const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
-    const Vec3 g = scene_.gravity;
-    // Per thread, each on its own cache line (written while the others read): whether a body of its
-    // blocks moved far since the build, and its blocks' largest drift (DriftReach).
-    struct alignas(64) ThreadPart {
-        bool moved = false;
-        double reach = 0.0;
-    };
-    std::vector<ThreadPart> parts(static_cast<std::size_t>(std::max(1, threads_)));
-    const NearestImage image(box_);
-    const bool avx2 = contactLoopIsa() == VectorIsa::Avx2;
-    const std::size_t chunk = passChunk(n, threads_);
-    // The last step's closing work, when step(true) left it: done block by block just before the
-    // block's `before`, while the block's arrays are in the cache for both.
-    const bool close = close_pending_;
-    const bool reduce = close && accumulators_.size() > 1;
-    if (reduce) groupListedForces(chunk);
-    std::vector<std::size_t> first(static_cast<std::size_t>(std::max(1, threads_)), n);
-    const KickDrift* const move = before ? fusedKickDrift(*before, b, true) : nullptr;
-    const KickDrift* const closing = close ? fusedKickDrift(pending_after_, b, false) : nullptr;
-    // The Verlet check's bound (moved_since_build_) follows the bodies only through sweeps that run
-    // the last step's pending kick and this step's kick and drift: by the plugin interface
-    // (StepContext::compute_forces_around) nothing else moves a body between two such sweeps. Any
-    // other sweep leaves it unknown (infinite) until the next build.
-    const bool follows = move && closing && start_forces && list_fits;
-    const double moved_before = follows ? moved_since_build_ : std::numeric_limits<double>::infinity();
-    moved_since_build_ = std::numeric_limits<double>::infinity();
-    // Each body's updates here do not depend on which thread makes them, so a thread done with its
-    // range takes chunks from the end of the other's. The wall contacts are kept per chunk and
-    // joined in chunk order, so they stay in body order.
-    const std::vector<std::size_t> ranges = equalChunkedRanges(n, threads_, chunk);
-    if (find_wall_contacts) wall_parts_.resize(chunkCount(ranges, chunk));
-    parallelOwnedChunks(ranges, chunk, [&](int t, std::size_t, std::size_t index, std::size_t begin, std::size_t end) {
-        std::vector<WallContact>* walls = find_wall_contacts ? &wall_parts_[index] : nullptr;
-        if (walls) walls->clear();
-        std::size_t& runaway = first[static_cast<std::size_t>(t)];
-        // A thread moves no body on once it found a runaway: the body reported, the first of all
-        // the threads found, is as its step left it. Chunks above one found are left alone.
-        if (close && runaway < begin) return;
-        if (reduce) addListedForces(index);
-        bool far = false;
-        inBlocks(begin, end, [&](std::size_t block_begin, std::size_t block_end) {
-            if (close) {
-                closeBlock(reduce, &pending_after_, closing, block_begin, block_end, runaway, avx2);
-                if (runaway != n) return;
-            }
-            if (move && start_forces) {
-                double block_reach = 0.0;
-                far |= kickDriftAndStart(*move, box_, image, list_fits ? &list.position_at_build : nullptr, limit,
-                                         moved_before, g, block_begin, block_end, avx2, block_reach);
-                double& largest = parts[static_cast<std::size_t>(t)].reach;
-                largest = std::max(largest, block_reach);
-            } else {
-                if (before && *before) (*before)(block_begin, block_end);
-                if (periodic) wrapInto(box_, b, block_begin, block_end, avx2);
-                if (list_fits) far |= movedFar(image, b, list.position_at_build, limit, block_begin, block_end, avx2);
-                if (start_forces) startForces(b, g, block_begin, block_end, avx2);
-            }
-            if (walls)
-                for (std::size_t i = block_begin; i < block_end; ++i) walls_.appendContacts(b, i, *walls);
-        });
-        if (far) parts[static_cast<std::size_t>(t)].moved = true;
-    });
-    if (close) {
-        close_pending_ = false;
-        pending_after_ = nullptr;
-        runaway_ = *std::min_element(first.begin(), first.end());
-        if (runaway_ < n) throwRunaway(runaway_);  // the step left pending is still state_.step
-    }
-    if (follows) {
-        double largest = 0.0;
-        for (const ThreadPart& p : parts) largest = std::max(largest, p.reach);
-        moved_since_build_ = moved_before + largest;  // still infinite when it was not known
-    }
-    return !list_fits || std::any_of(parts.begin(), parts.end(), [](const ThreadPart& p) { return p.moved; });
-}
-
-bool Simulation::refreshNeighbours(bool start_forces, const BodyRangeUpdate* before, bool find_wall_contacts) {
-    Bodies& bodies = state_.bodies;
-    walls_.moveTo(state_.time);
-    bool rebuilt = false;
-    {
-        const PhaseTimer timer(phases_.integration);
-        rebuilt = sweepBodies(start_forces, before, find_wall_contacts);
-    }
-    const PhaseTimer timer(phases_.neighbours);
-    if (rebuilt) {
-        if (sortDue()) sortBodies();
-        buildNeighborList(state_.pairs, bodies, box_, listReach(), contact_model_->historySize(), threads_);
-        moved_since_build_ = 0.0;
-    }
-    // Only several threads' ranges need them (one thread takes every body).
-    if (threads_ > 1) {
-        if (state_.pairs.work_before.size() != bodies.size() + 1) estimatePairWork(state_.pairs, bodies, box_, threads_);
-        sharePairWork();
-    }
-    const bool refreshed = rebuilt || walls_.candidatesStale(skin_);
-    if (refreshed) walls_.refreshCandidates(bodies, skin_, threads_);
-    // A rebuild may have renumbered the bodies, and new candidates find other mesh contacts.
-    return find_wall_contacts && !refreshed;
-}
 
 // The estimate's work units do not cost the same everywhere (on two threads at 32,000 spheres the
 // lower range took 5-10% longer, at 128,000 and 1,024,000 the upper one 4-8%), and a virtual core
@@ -217,29 +64,59 @@ void Simulation::measurePairWorkDone() {
 }
 
 void Simulation::evaluateForces(double dt, const AroundForces* around) {
+    if (around && sweepFitsPairLoop(around->before)) {
+        evaluateWithSweepInPairLoop(dt, *around);
+    } else {
+        const bool feature_contacts = state_.polyhedral.range > 0.0;
+        // Wall contacts are found in the sweep when they can be: a parallel region less per step.
+        const bool walls_found =
+            refreshNeighbours(true, around ? &around->before : nullptr, !feature_contacts && walls_.count() > 0);
+        const PhaseTimer timer(phases_.forces);
+        findContacts(walls_found);
+        runContactModel(dt, nullptr);
+    }
+    {
+        const PhaseTimer timer(phases_.forces);
+        gatherForceResults();
+    }
+    if (around && may_defer_close_) {
+        // step(true): the closing work waits for the next sweep or settle().
+        close_pending_ = true;
+        pending_after_ = around->after;
+        motion_checked_ = true;
+        runaway_ = state_.bodies.size();
+    } else {
+        finishForces(dt, around ? &around->after : nullptr);
+    }
+    forces_current_ = true;
+}
+
+// The step's wall or feature contacts, after the sweep (walls_found: the sweep found the walls' in
+// wall_parts_).
+void Simulation::findContacts(bool walls_found) {
+    Bodies& bodies = state_.bodies;
+    if (state_.polyhedral.range > 0.0) {
+        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
+        return;
+    }
+    // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
+    std::swap(previous_wall_contacts_, state_.wall_contacts);
+    std::swap(previous_wall_history_, state_.wall_history);
+    if (walls_found) {
+        state_.wall_contacts.clear();
+        for (const auto& part : wall_parts_) state_.wall_contacts.insert(state_.wall_contacts.end(), part.begin(), part.end());
+    } else {
+        walls_.findContacts(bodies, threads_, state_.wall_contacts);
+    }
+    carryWallHistory(previous_wall_contacts_, previous_wall_history_);
+}
+
+// The contact model's forces, with the accumulators set up for it; `sweep`: the sweep it runs
+// before each chunk's rows (ForceContext::sweep).
+void Simulation::runContactModel(double dt, ChunkSweep* sweep) {
     Bodies& bodies = state_.bodies;
     const std::size_t n = bodies.size();
-    const bool feature_contacts = state_.polyhedral.range > 0.0;
-    // Wall contacts are found in the sweep when they can be: a parallel region less per step.
-    const bool walls_found =
-        refreshNeighbours(true, around ? &around->before : nullptr, !feature_contacts && walls_.count() > 0);
-    std::optional<PhaseTimer> timer(std::in_place, phases_.forces);
-    if (feature_contacts) {
-        feature_phase_.find(bodies, state_.pairs, walls_, threads_, state_.polyhedral);
-    } else {
-        // Last step's wall contacts move to reused buffers instead of fresh vectors each step.
-        std::swap(previous_wall_contacts_, state_.wall_contacts);
-        std::swap(previous_wall_history_, state_.wall_history);
-        if (walls_found) {
-            state_.wall_contacts.clear();
-            for (const auto& part : wall_parts_) state_.wall_contacts.insert(state_.wall_contacts.end(), part.begin(), part.end());
-        } else {
-            walls_.findContacts(bodies, threads_, state_.wall_contacts);
-        }
-        carryWallHistory(previous_wall_contacts_, previous_wall_history_);
-    }
-
-    // One thread adds into the bodies' arrays (started at the weight by refreshNeighbours). Several
+    // One thread adds into the bodies' arrays (started at the weight by the sweep). Several
     // write the bodies they own there and list the rest (ThreadAccumulator::outside), or, in a loop
     // over contacts, write into their own arrays, kept zero between evaluations; both are summed in
     // thread order after.
@@ -271,15 +148,19 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
         acc.stretches.clear();
     }
     energy_blocks_.clear();  // left empty by a model without the engine's pair loop
+    const bool feature_contacts = state_.polyhedral.range > 0.0;
     ForceContext ctx{bodies, state_.pairs, state_.wall_contacts, state_.wall_history, material_pairs_, box_,
                      accumulators_, dt, threads_, record_contacts_, feature_contacts ? &state_.polyhedral : nullptr,
-                     &energy_blocks_, &pair_shares_};
+                     &energy_blocks_, &pair_shares_, sweep};
     contact_model_->computeForces(ctx);
     std::vector<double>& per_thread = phases_.pair_loop_per_thread;
     if (per_thread.size() < accumulators_.size()) per_thread.resize(accumulators_.size(), 0.0);
     for (std::size_t t = 0; t < accumulators_.size(); ++t) per_thread[t] += accumulators_[t].range_seconds;
     measurePairWorkDone();
+}
 
+// The step's energies, contact count and records from the model's pass.
+void Simulation::gatherForceResults() {
     // Block by block, in order: the same sums however the threads split the bodies.
     double elastic = 0.0, dissipated = 0.0;
     for (std::size_t b = 0; b < energy_blocks_.size(); b += 2) {
@@ -303,17 +184,6 @@ void Simulation::evaluateForces(double dt, const AroundForces* around) {
     // does not depend on the thread count or the chunks either.
     if (!records_.empty())
         std::stable_partition(records_.begin(), records_.end(), [](const ContactRecord& r) { return r.body_b < 0; });
-    timer.reset();
-    if (around && may_defer_close_) {
-        // step(true): the closing work waits for the next sweep or settle().
-        close_pending_ = true;
-        pending_after_ = around->after;
-        motion_checked_ = true;
-        runaway_ = n;
-    } else {
-        finishForces(dt, around ? &around->after : nullptr);
-    }
-    forces_current_ = true;
 }
 
 void Simulation::settle() {

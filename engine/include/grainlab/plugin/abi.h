@@ -23,10 +23,12 @@
  *    ranges once its own is done).
  * 9: ThreadAccumulator::Stretch::end_row (the work each thread did, for the engine's next split).
  * 10: KickDrift (kicks.hpp), whose fields the engine reads from an explicit integrator's updates
- *    (std::function::target) to run them in one loop with its passes' own jobs. */
-#define GRAINLAB_PLUGIN_ABI_VERSION 10u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v10
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v10"
+ *    (std::function::target) to run them in one loop with its passes' own jobs.
+ * 11: ForceContext::sweep and ContactModel::sweepsInPairLoop (the engine's sweep over the bodies run
+ *    chunk by chunk inside the pair loop). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 11u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v11
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v11"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

@@ -480,6 +480,9 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
         PairHistoryPart& fresh = history.spare[index];
         // The thread's own range's chunks come first, in order, and form one stretch.
+        // The engine's sweep, where it runs here: before the rows, every body they reach; once it
+        // stopped, no more rows run (ChunkSweep).
+        if (ctx.sweep && !ctx.sweep->sweepBelow(end)) return;
         const bool own = range == static_cast<std::size_t>(t);
         const std::size_t own_begin = own ? bounds[range] : begin, own_end = own ? bounds[range + 1] : end;
         if (!own || acc.stretches.empty())
@@ -497,6 +500,7 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
         acc.stretches.back().records_end = acc.records.size();
         acc.range_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     });
+    if (ctx.sweep && ctx.sweep->stopped()) return;  // the engine evaluates the forces again
     history.parts.swap(history.spare);
     if (!ctx.energy_blocks)
         for (std::size_t b = 0; b < energy.size(); b += 2) {

@@ -42,6 +42,9 @@ public:
     virtual std::size_t historySize() const = 0;
     // Adds contact forces and torques to ctx.accumulators.
     virtual void computeForces(ForceContext& ctx) = 0;
+    // True where computeForces runs the engine's pair loop (applyContactLaw), which runs
+    // ForceContext::sweep before each chunk's rows.
+    virtual bool sweepsInPairLoop() const { return false; }
     virtual TimeStepLimit timeStepLimit(const StabilityInput& input, const MaterialPairTable& pairs) const = 0;
     // True where the model can be differentiated by implicit integrators (Hooke-type laws).
     virtual bool isLinearSpringDashpot() const { return false; }

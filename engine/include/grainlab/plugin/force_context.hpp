@@ -108,6 +108,23 @@ struct ThreadAccumulator {
 // where the threads' ranges split the bodies.
 constexpr std::size_t kEnergyBlock = 256;
 
+// The engine's sweep over the bodies (the integrator's kick and drift, the Verlet check, the forces
+// started at the weight), handed to a pair loop that runs it chunk by chunk just before the chunk's
+// rows (ForceContext::sweep): a row's partners are bodies below it (neighbor_list.hpp), so they are
+// swept by then, and the rows find the chunk's bodies still in the cache rather than in memory.
+class ChunkSweep {
+public:
+    // Sweeps every body below `end` not swept yet; the loop then runs the rows of [begin, end). False
+    // once the sweep has stopped (a body moved far enough that the list is stale, or ran away): the
+    // loop then runs no more rows and leaves the list's histories as they were, and the engine
+    // sweeps the rest and evaluates the forces again in full.
+    virtual bool sweepBelow(std::size_t end) = 0;
+    virtual bool stopped() const = 0;
+
+protected:
+    ~ChunkSweep() = default;
+};
+
 struct ForceContext {
     Bodies& bodies;
     NeighborList& pairs;
@@ -129,6 +146,9 @@ struct ForceContext {
     // work_shares[t] to work_shares[t + 1] of it (0 ... 1, from the threads' measured times);
     // nullptr or another size: equal parts.
     const std::vector<double>* work_shares = nullptr;
+    // Set only for a model whose ContactModel::sweepsInPairLoop() and one thread; nullptr: the
+    // engine swept the bodies before.
+    ChunkSweep* sweep = nullptr;
 };
 
 }  // namespace grainlab

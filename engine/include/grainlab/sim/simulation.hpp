@@ -162,6 +162,15 @@ private:
     // start_forces: forces begin at the weight. True when the wall contacts the sweep found (when
     // asked to) still hold after the refresh.
     bool refreshNeighbours(bool start_forces, const BodyRangeUpdate* before = nullptr, bool find_wall_contacts = false);
+    // The neighbour work after a sweep (stale: it found the list stale), with refreshNeighbours's result.
+    bool afterSweep(bool stale, bool find_wall_contacts);
+    struct SweepPass;      // one sweep's settings and findings (simulation_sweep.cpp)
+    class PairLoopSweep;   // the sweep run inside the pair loop (ChunkSweep)
+    bool sweepFitsPairLoop(const BodyRangeUpdate& before) const;
+    void evaluateWithSweepInPairLoop(double dt, const AroundForces& around);
+    void findContacts(bool walls_found);
+    void runContactModel(double dt, ChunkSweep* sweep);
+    void gatherForceResults();
     bool sortDue() const;
     void sortBodies();  // spatial order (grainlab/sim/spatial_sort.hpp)
     void setupSolver(const PluginChoice& choice);
@@ -254,6 +263,8 @@ private:
     // the bound could pass half the skin (DriftReach in body_passes.hpp). At 1,024,000 spheres those
     // reads took a sixth of the passes' time.
     double moved_since_build_ = std::numeric_limits<double>::infinity();
+    // The largest drift in the last sweep that carried that bound (infinite after any other).
+    double last_drift_ = std::numeric_limits<double>::infinity();
     bool record_contacts_ = false;
     PhaseSeconds phases_;
 };
