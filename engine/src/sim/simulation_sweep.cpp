@@ -132,7 +132,7 @@ struct Simulation::SweepPass {
     }
 };
 
-// The sweep run by a one-thread pair loop before each chunk's rows: the pass's chunks in order, as
+// The sweep run by a one-thread pair loop before each chunk's rows: the bodies in order, as
 // far as the rows need, until one finds the list stale or a body ran away.
 class Simulation::PairLoopSweep final : public ChunkSweep {
 public:
@@ -141,29 +141,26 @@ public:
     bool sweepBelow(std::size_t end) override {
         if (stopped_) return false;
         const auto started = std::chrono::steady_clock::now();
-        while (next_ < std::min(end, pass_.n) && !stopped_) {
-            // The pass's own chunks hold each a part of the wall contacts and listed forces, which
-            // a sweep run here has none of (no walls, one thread): it sweeps just what the rows need.
-            const std::size_t chunk_end = std::min(pass_.n, end);
-            pass_.run(0, 0, next_, chunk_end);
-            next_ = chunk_end;
-            stopped_ = pass_.stale() || pass_.ranAway();
-        }
+        sweepTo(std::min(end, pass_.n));
         seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return !stopped_;
     }
     bool stopped() const override { return stopped_; }
 
-    // The chunks the pair loop left, after it stopped.
-    void sweepRest() {
-        const auto started = std::chrono::steady_clock::now();
-        for (; next_ < pass_.n; next_ = std::min(pass_.n, next_ + pass_.chunk))
-            pass_.run(0, next_ / pass_.chunk, next_, std::min(pass_.n, next_ + pass_.chunk));
-        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    }
+    // The bodies the pair loop left, after it stopped.
+    void sweepRest() { sweepTo(pass_.n); }
     double seconds() const { return seconds_; }
 
 private:
+    // The bodies [next_, end) in one run: the pass's own chunks each hold a part of the wall
+    // contacts and listed forces, which a sweep run here has none of (no walls, one thread).
+    void sweepTo(std::size_t end) {
+        if (next_ >= end) return;
+        pass_.run(0, 0, next_, end);
+        next_ = end;
+        stopped_ = pass_.stale() || pass_.ranAway();
+    }
+
     SweepPass& pass_;
     std::size_t next_ = 0;  // the first body not swept
     bool stopped_ = false;
@@ -244,14 +241,11 @@ void Simulation::evaluateWithSweepInPairLoop(double dt, const AroundForces& arou
     // The sweep's seconds are the integration's, not the pair loop's.
     phases_.forces -= sweep.seconds();
     if (!phases_.pair_loop_per_thread.empty()) phases_.pair_loop_per_thread[0] -= sweep.seconds();
-    {
-        const PhaseTimer timer(phases_.integration);
-        phases_.integration += sweep.seconds();
-        sweep.sweepRest();
-    }
+    phases_.integration += sweep.seconds();
     bool stale = false;
     {
         const PhaseTimer timer(phases_.integration);
+        sweep.sweepRest();
         stale = pass.finish();  // the runaway reported
     }
     if (!stale) return;
