@@ -238,9 +238,9 @@ void Simulation::evaluateWithSweepInPairLoop(double dt, const AroundForces& arou
         findContacts(false);  // none: there are no walls
         runContactModel(dt, &sweep);
     }
-    // The sweep's seconds are the integration's, not the pair loop's.
+    // The sweep's seconds are the integration's, not the forces' (the pair loop's range times
+    // leave them out already).
     phases_.forces -= sweep.seconds();
-    if (!phases_.pair_loop_per_thread.empty()) phases_.pair_loop_per_thread[0] -= sweep.seconds();
     phases_.integration += sweep.seconds();
     bool stale = false;
     {

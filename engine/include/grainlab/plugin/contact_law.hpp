@@ -476,13 +476,13 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     history.spare.resize(std::max<std::size_t>(1, chunkCount(bounds, chunk)));
     for (PairHistoryPart& part : history.spare) part.reset(0, 0);
     parallelOwnedChunks(bounds, chunk, [&](int t, std::size_t range, std::size_t index, std::size_t begin, std::size_t end) {
+        // The engine's sweep, where it runs here: before the rows, every body they reach; once it
+        // stopped, no more rows run (ChunkSweep). Its time is the engine's, not the range's.
+        if (ctx.sweep && !ctx.sweep->sweepBelow(end)) return;
         const auto started = std::chrono::steady_clock::now();
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
         PairHistoryPart& fresh = history.spare[index];
         // The thread's own range's chunks come first, in order, and form one stretch.
-        // The engine's sweep, where it runs here: before the rows, every body they reach; once it
-        // stopped, no more rows run (ChunkSweep).
-        if (ctx.sweep && !ctx.sweep->sweepBelow(end)) return;
         const bool own = range == static_cast<std::size_t>(t);
         const std::size_t own_begin = own ? bounds[range] : begin, own_end = own ? bounds[range + 1] : end;
         if (!own || acc.stretches.empty())
