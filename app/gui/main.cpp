@@ -43,6 +43,10 @@ int main(int argc, char** argv) {
         const bool failed = window.runner()->state() == grainlab::gui::RunState::Failed;
         if (!failed && (!shown || shown->frame.step < wanted)) return;
         poll->stop();
+        // The charts take their new ranges' label widths at their next layout, a posted event: grabbed
+        // before it, the axes showed the last layout's room with the new labels cut to "2...".
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         const QString path = parser.value(screenshot);
         const bool saved = window.grab().save(path) &&
                            window.view()->renderImage().save(QString(path).replace(".png", "") + "-view.png");

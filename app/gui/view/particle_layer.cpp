@@ -76,6 +76,8 @@ ParticleLayer::ParticleLayer(vtkRenderer* renderer) {
     scalar_bar_->GetTitleTextProperty()->SetFontSize(12);
     scalar_bar_->GetLabelTextProperty()->SetFontSize(10);
     scalar_bar_->SetUnconstrainedFontSize(true);
+    // The top label is centred on the bar's end, so with no gap the title sat on it.
+    scalar_bar_->SetVerticalTitleSeparation(8);
     renderer->AddActor2D(scalar_bar_);
 
     // The picked body: a wireframe shell slightly larger than the particle.
