@@ -8,6 +8,7 @@
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/accelerated_projected_gradient.hpp"
 #include "grainlab/plugin/cone.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/solver.hpp"
 
 namespace {
@@ -116,12 +117,8 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_SOLVER, "ccp-apgd", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Solver, ConeApgd>(
+        "ccp-apgd", "1.0.0",
         "Nesterov-accelerated projected gradient with backtracking and adaptive restart (Mazhar et al.) on "
-        "the cone complementarity problem, exact Coulomb-cone projection; returns the best iterate.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Solver*>(new ConeApgd()); },
-        [](void* p) { delete static_cast<Solver*>(p); }};
-    return &descriptor;
+        "the cone complementarity problem, exact Coulomb-cone projection; returns the best iterate.", kParameters);
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/projected_block_solver.hpp"
 
 namespace {
@@ -58,12 +59,8 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_SOLVER, "ccp-jacobi", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Solver, ProjectedJacobi>(
+        "ccp-jacobi", "1.0.0",
         "Projected Jacobi on the cone complementarity problem with the exact Coulomb-cone projection "
-        "(Negrut, Serban, Tasora); all contacts updated from the same velocities.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Solver*>(new ProjectedJacobi()); },
-        [](void* p) { delete static_cast<Solver*>(p); }};
-    return &descriptor;
+        "(Negrut, Serban, Tasora); all contacts updated from the same velocities.", kParameters);
 }

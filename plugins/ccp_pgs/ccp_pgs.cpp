@@ -2,6 +2,7 @@
 // Tasora and Anitescu's matrix-free form): contacts are visited in order, each block step projected
 // exactly onto its Coulomb cone and applied to the body velocities at once.
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/projected_block_solver.hpp"
 
 namespace {
@@ -32,12 +33,8 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_SOLVER, "ccp-pgs", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Solver, ProjectedGaussSeidel>(
+        "ccp-pgs", "1.0.0",
         "Projected Gauss-Seidel (SOR) on the cone complementarity problem with the exact Coulomb-cone "
-        "projection (Negrut, Serban, Tasora); sequential sweeps in contact order.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Solver*>(new ProjectedGaussSeidel()); },
-        [](void* p) { delete static_cast<Solver*>(p); }};
-    return &descriptor;
+        "projection (Negrut, Serban, Tasora); sequential sweeps in contact order.", kParameters);
 }

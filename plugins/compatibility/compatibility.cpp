@@ -12,6 +12,7 @@
 
 #include "augmented_lagrangian.hpp"
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/post_step.hpp"
 
 namespace {
@@ -97,13 +98,9 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_POST_STEP, "compatibility", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::PostStep, Compatibility>(
+        "compatibility", "1.0.0",
         "Olsen and Kamrin's compatibility post-step: replaces the non-unique frictionless contact-dynamics forces "
         "by the unique DEM-limit ones of power-law contacts (Hooke p = 2 as a QP, Hertz p = 5/2), relative "
-        "stiffness from the materials; the motion is unchanged. Frictionless scenes only.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<PostStep*>(new Compatibility()); },
-        [](void* p) { delete static_cast<PostStep*>(p); }};
-    return &descriptor;
+        "stiffness from the materials; the motion is unchanged. Frictionless scenes only.", kParameters);
 }

@@ -8,6 +8,7 @@
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/contact_law.hpp"
 #include "grainlab/plugin/contact_model.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/tangential_spring.hpp"
 
 namespace {
@@ -143,13 +144,9 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_CONTACT_MODEL, "hertz-mindlin", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::ContactModel, HertzMindlin>(
+        "hertz-mindlin", "1.0.0",
         "Hertz normal and Mindlin tangential contact with history, damping from the coefficient of restitution, "
         "Coulomb limit and optional rolling resistance; all from the materials. kn > 0 switches to LAMMPS "
-        "gran/hertz/history.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<ContactModel*>(new HertzMindlin()); },
-        [](void* p) { delete static_cast<ContactModel*>(p); }};
-    return &descriptor;
+        "gran/hertz/history.", kParameters);
 }

@@ -7,6 +7,7 @@
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/contact_law.hpp"
 #include "grainlab/plugin/contact_model.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/tangential_spring.hpp"
 
 namespace {
@@ -75,12 +76,8 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_CONTACT_MODEL, "hooke", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::ContactModel, Hooke>(
+        "hooke", "1.0.0",
         "Linear spring-dashpot with tangential history and Coulomb friction (friction from the materials); "
-        "the law and damping convention of LAMMPS pair gran/hooke/history.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<ContactModel*>(new Hooke()); },
-        [](void* p) { delete static_cast<ContactModel*>(p); }};
-    return &descriptor;
+        "the law and damping convention of LAMMPS pair gran/hooke/history.", kParameters);
 }

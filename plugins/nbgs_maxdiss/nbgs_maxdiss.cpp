@@ -7,6 +7,7 @@
 
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/cone.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "grainlab/plugin/solver.hpp"
 #include "max_dissipation.hpp"
 
@@ -74,12 +75,8 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_SOLVER, "nbgs-maxdiss", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Solver, MaxDissipationBlockSolver>(
+        "nbgs-maxdiss", "1.0.0",
         "Nonlinear block Gauss-Seidel (or weighted Jacobi) with the analytic maximum-dissipation single-contact "
-        "solver (Preclik, Eibl, Ruede): Coulomb friction without the CCP relaxation, purely inelastic.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Solver*>(new MaxDissipationBlockSolver()); },
-        [](void* p) { delete static_cast<Solver*>(p); }};
-    return &descriptor;
+        "solver (Preclik, Eibl, Ruede): Coulomb friction without the CCP relaxation, purely inelastic.", kParameters);
 }

@@ -10,6 +10,7 @@
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/contact_model.hpp"
 #include "grainlab/plugin/feature_contact_law.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 
 namespace {
 using namespace grainlab;
@@ -191,13 +192,9 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_CONTACT_MODEL, "polyhedral-barrier", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::ContactModel, PolyhedralBarrier>(
+        "polyhedral-barrier", "1.0.0",
         "Gay Neto & Wriggers hybrid law for polyhedra, spheres and walls: penalty (or Hertz-like) inside a skin, "
         "C1-matched barrier below it, clipped normal damping, elastic-viscous Coulomb friction with static and "
-        "dynamic coefficients and slip memory.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<ContactModel*>(new PolyhedralBarrier()); },
-        [](void* p) { delete static_cast<ContactModel*>(p); }};
-    return &descriptor;
+        "dynamic coefficients and slip memory.", kParameters);
 }

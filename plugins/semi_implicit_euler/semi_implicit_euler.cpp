@@ -2,6 +2,7 @@
 // new velocities. First order, one force evaluation per step.
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/kicks.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 
 namespace {
 
@@ -18,11 +19,7 @@ public:
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_INTEGRATOR, "semi-implicit-euler", "1.0.0",
-        "Semi-implicit (symplectic) Euler: v from the current forces, then x from the new v. First order.",
-        nullptr, 0,
-        []() -> void* { return static_cast<grainlab::Integrator*>(new SemiImplicitEuler()); },
-        [](void* p) { delete static_cast<grainlab::Integrator*>(p); }};
-    return &descriptor;
+    return grainlab::pluginDescriptor<grainlab::Integrator, SemiImplicitEuler>(
+        "semi-implicit-euler", "1.0.0",
+        "Semi-implicit (symplectic) Euler: v from the current forces, then x from the new v. First order.");
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "grainlab/plugin/abi.h"
+#include "grainlab/plugin/plugin_entry.hpp"
 #include "variational_step.hpp"
 
 namespace {
@@ -100,16 +101,12 @@ const GrainlabParameter kParameters[] = {
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_INTEGRATOR, "variational", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Integrator, Variational>(
+        "variational", "1.0.0",
         "Implicit variational integrator of De Klerk et al.: forced discrete Euler-Lagrange equations (alpha = 1/2 "
         "midpoint, second order; 0 first order), Newton with conjugate gradients on the new configuration, contact "
         "set frozen per step from the Verlet list. Supports spheres (translation and rotation), the 'hooke' contact "
         "model with kt = 0 (normal spring, normal and tangential dashpots; no Coulomb cap: exceedances are "
         "counted), gravity, plane and mesh walls (tangent plane frozen per step), periodic boxes. Reports Newton "
-        "and CG iterations per step.",
-        kParameters, sizeof(kParameters) / sizeof(kParameters[0]),
-        []() -> void* { return static_cast<Integrator*>(new Variational()); },
-        [](void* p) { delete static_cast<Integrator*>(p); }};
-    return &descriptor;
+        "and CG iterations per step.", kParameters);
 }

@@ -2,6 +2,7 @@
 // update as LAMMPS fix nve/sphere for spheres.
 #include "grainlab/plugin/abi.h"
 #include "grainlab/plugin/kicks.hpp"
+#include "grainlab/plugin/plugin_entry.hpp"
 
 namespace {
 
@@ -18,12 +19,8 @@ public:
 }  // namespace
 
 extern "C" GRAINLAB_PLUGIN_EXPORT const GrainlabPluginDescriptor* GRAINLAB_PLUGIN_ENTRY(void) {
-    static const GrainlabPluginDescriptor descriptor = {
-        GRAINLAB_PLUGIN_ABI_VERSION, GRAINLAB_KIND_INTEGRATOR, "velocity-verlet", "1.0.0",
+    return grainlab::pluginDescriptor<grainlab::Integrator, VelocityVerlet>(
+        "velocity-verlet", "1.0.0",
         "Velocity Verlet (kick-drift-kick), second order and symplectic; the update of LAMMPS nve/sphere. "
-        "One force evaluation per step.",
-        nullptr, 0,
-        []() -> void* { return static_cast<grainlab::Integrator*>(new VelocityVerlet()); },
-        [](void* p) { delete static_cast<grainlab::Integrator*>(p); }};
-    return &descriptor;
+        "One force evaluation per step.");
 }
