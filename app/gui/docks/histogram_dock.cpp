@@ -97,7 +97,7 @@ void HistogramDock::redraw() {
     int most = 1;
     for (int c : histogram_.normal) most = std::max(most, c);
     for (int c : histogram_.tangential) most = std::max(most, c);
-    force_axis_->setRange(0.0, histogram_.bin_width * kBins);
+    roundTicks(force_axis_, 0.0, histogram_.bin_width * kBins);  // 0, 1, 2, 3 rather than 0.812, 1.62
     roundAxis(linear_counts_, std::max(most, 5) * 1.05, 1.0);  // integer ticks even when nearly empty
     log_counts_->setRange(0.5, most * 2.0);
 }
