@@ -45,7 +45,6 @@ int main(int argc, char** argv) {
         poll->stop();
         // The charts take their new ranges' label widths at their next layout, a posted event: grabbed
         // before it, the axes showed the last layout's room with the new labels cut to "2...".
-        QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents();
         const QString path = parser.value(screenshot);
         const bool saved = window.grab().save(path) &&
