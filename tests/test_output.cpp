@@ -26,6 +26,7 @@
 #include "grainlab/io/time_series.hpp"
 #include "grainlab/io/vtk_series.hpp"
 #include "grainlab/io/vtp_format.hpp"
+#include "temp_dir.hpp"
 #include "vtp_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -34,22 +35,7 @@ using namespace grainlab::test;
 
 namespace {
 
-// A fresh folder per test, removed afterwards.
-struct ScratchDir {
-    fs::path path;
-    ScratchDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("grainlab_test_output_" + std::to_string(::getpid()) + "_" +
-                std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using test::TempDir;
 
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -255,7 +241,7 @@ TEST_CASE("particle arrays left empty are omitted, wrong sizes refused", "[outpu
 }
 
 TEST_CASE("the series lists exactly the frames written, with their times", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     const fs::path out = dir.path / "frames";
     FrameSeriesWriter writer(out, true);
     CHECK(writer.framesWritten() == 0);
@@ -321,7 +307,7 @@ TEST_CASE("the series lists exactly the frames written, with their times", "[out
 }
 
 TEST_CASE("a series without contacts writes no contact files", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     FrameSeriesWriter writer(dir.path, false);
     writer.write(sampleFrame());
     CHECK(filesIn(dir.path) ==
@@ -329,7 +315,7 @@ TEST_CASE("a series without contacts writes no contact files", "[output]") {
 }
 
 TEST_CASE("the time series has complete rows whose total is the sum of its parts", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     const fs::path csv = dir.path / "sub" / "energy.csv";
     std::vector<EnergyRecord> records;
     for (int i = 0; i < 5; ++i) {
@@ -392,7 +378,7 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
 }
 
 TEST_CASE("a time series row that does not fit is cut off again", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     const fs::path csv = dir.path / "energy.csv";
     TimeSeriesWriter writer(csv);
     EnergyRecord r;
@@ -409,7 +395,7 @@ TEST_CASE("a time series row that does not fit is cut off again", "[output]") {
 }
 
 TEST_CASE("writeFileAtomically replaces the file and leaves no temporary", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     const fs::path target = dir.path / "a" / "b" / "result.txt";
     writeFileAtomically(target, "first");
     CHECK(readFile(target) == "first");
@@ -434,7 +420,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
         CHECK_THROWS_AS(TimeSeriesWriter("/proc/grainlab_no_such_folder/e.csv"), OutputError);
     }
     SECTION("a file where a folder should be") {
-        ScratchDir dir;
+        TempDir dir("test_output");
         writeFileAtomically(dir.path / "plain", "x");
         try {
             ensureDirectory(dir.path / "plain");
@@ -446,7 +432,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
         CHECK(readFile(dir.path / "plain") == "x");
     }
     SECTION("disk full while writing") {
-        ScratchDir dir;
+        TempDir dir("test_output");
         const fs::path target = dir.path / "summary.json";
         writeFileAtomically(target, "old contents");
         const std::string big(1 << 20, 'z');
@@ -467,7 +453,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
 }
 
 TEST_CASE("the summary is JSON with every field", "[output]") {
-    ScratchDir dir;
+    TempDir dir("test_output");
     RunSummary s;
     s.scene = "scenes/hopper.json";
     s.steps = 200000;
