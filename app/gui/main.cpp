@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <cstdio>
@@ -28,13 +29,27 @@ int main(int argc, char** argv) {
     parser.addOptions({screenshot, steps});
     parser.process(app);
 
+    bool whole = false;
+    const long wanted = parser.value(steps).toLong(&whole);
+    if (!whole || wanted < 0) {
+        std::fprintf(stderr, "grainlab: --steps %s: give a whole number of steps, 0 or more\n", qPrintable(parser.value(steps)));
+        return 2;
+    }
+    // The view's image goes next to the window's: shot.png and shot-view.png.
+    const QString window_png = parser.value(screenshot);
+    const QString view_png = (window_png.endsWith(".png") ? window_png.chopped(4) : window_png) + "-view.png";
+    if (parser.isSet(screenshot) && !QDir().mkpath(QFileInfo(window_png).absolutePath())) {
+        std::fprintf(stderr, "grainlab: --screenshot %s: cannot make the folder %s\n", qPrintable(window_png),
+                     qPrintable(QFileInfo(window_png).absolutePath()));
+        return 2;
+    }
+
     grainlab::gui::MainWindow window;
     const QString scene = parser.positionalArguments().value(0, QString(GRAINLAB_RESOURCE_DIR) + "/scenes/pile.json");
     if (!window.openScene(scene) && parser.isSet(screenshot)) return 2;
     window.show();
     if (!parser.isSet(screenshot)) return app.exec();
 
-    const long wanted = parser.value(steps).toLong();
     window.step(wanted);
     auto* poll = new QTimer(&window);
     QObject::connect(poll, &QTimer::timeout, [&] {
@@ -46,12 +61,13 @@ int main(int argc, char** argv) {
         // The charts take their new ranges' label widths at their next layout, a posted event: grabbed
         // before it, the axes showed the last layout's room with the new labels cut to "2...".
         QCoreApplication::processEvents();
-        const QString path = parser.value(screenshot);
-        const bool saved = window.grab().save(path) &&
-                           window.view()->renderImage().save(QString(path).replace(".png", "") + "-view.png");
-        if (failed || !saved)
-            std::fprintf(stderr, "grainlab: %s\n%s\n", failed ? "the run stopped" : "the screenshot could not be written",
-                         qPrintable(window.messagesDock()->text()));
+        const bool window_saved = window.grab().save(window_png);
+        const bool saved = window_saved && window.view()->renderImage().save(view_png);
+        if (failed)
+            std::fprintf(stderr, "grainlab: the run stopped\n%s\n", qPrintable(window.messagesDock()->text()));
+        else if (!saved)
+            std::fprintf(stderr, "grainlab: could not write %s (a PNG file name in a folder open for writing)\n",
+                         qPrintable(window_saved ? view_png : window_png));
         app.exit(saved && !failed ? 0 : 1);
     });
     poll->start(50);
