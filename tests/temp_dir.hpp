@@ -12,7 +12,7 @@ namespace grainlab::test {
 class TempDir {
 public:
     // The folder is grainlab_<prefix>_<random digits>.
-    explicit TempDir(const std::string& prefix) {
+    explicit TempDir(const std::string& prefix = "test") {
         std::random_device rd;
         path = std::filesystem::temp_directory_path() /
                ("grainlab_" + prefix + "_" + std::to_string(rd()) + std::to_string(rd()));

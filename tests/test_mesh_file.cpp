@@ -168,7 +168,7 @@ double polygonPrismVolume(int n, double r, double length) {
 }  // namespace
 
 TEST_CASE("closed cube loads from every format, welded and oriented", "[mesh]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     using Writer = void (*)(const std::string&, const TriangleMesh&);
     const std::pair<const char*, Writer> formats[] = {{"cube_ascii.stl", writeAsciiStl},
                                                       {"cube_binary.stl", writeBinaryStl},
@@ -192,7 +192,7 @@ TEST_CASE("closed cube loads from every format, welded and oriented", "[mesh]") 
 }
 
 TEST_CASE("STL corners are welded into shared vertices", "[mesh]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     writeBinaryStl(dir.file("cube.stl"), cube());
     const LoadedMesh loaded = loadMesh(dir.file("cube.stl"));
     CHECK(loaded.report.welded_vertices == 36 - 8);  // STL repeats each corner per triangle
@@ -211,7 +211,7 @@ TEST_CASE("welding merges points within tolerance only", "[mesh]") {
 }
 
 TEST_CASE("cube with one face missing has 4 open edges", "[mesh]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     TriangleMesh m = cube();
     m.triangles.resize(10);  // drop the two triangles of the last face
     writeAsciiStl(dir.file("open.stl"), m);
@@ -224,7 +224,7 @@ TEST_CASE("cube with one face missing has 4 open edges", "[mesh]") {
 }
 
 TEST_CASE("one flipped triangle is reported and repaired", "[mesh]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     TriangleMesh m = cube();
     std::swap(m.triangles[5][1], m.triangles[5][2]);
     writeObj(dir.file("flipped.obj"), m);
@@ -304,7 +304,7 @@ TEST_CASE("three triangles on one edge make one non-manifold edge", "[mesh]") {
     CHECK(direct.open_edges == 6);
     CHECK_FALSE(direct.closed());
 
-    TempDir dir("mesh_test");
+    TempDir dir;
     writePly(dir.file("fin.ply"), m);
     const LoadedMesh loaded = loadMesh(dir.file("fin.ply"));
     CHECK(loaded.report.non_manifold_edges == 1);
@@ -313,7 +313,7 @@ TEST_CASE("three triangles on one edge make one non-manifold edge", "[mesh]") {
 }
 
 TEST_CASE("zero-area triangles are counted and removed", "[mesh]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     TriangleMesh m = cube();
     m.vertices.push_back(0.5 * (m.vertices[0] + m.vertices[1]));  // on the edge 0-1
     m.triangles.push_back({0, 1, 8});                              // collinear: zero area
@@ -341,7 +341,7 @@ TEST_CASE("checkMesh counts near-zero-area triangles without removing them", "[m
 }
 
 TEST_CASE("a file whose triangles all have zero area is rejected", "[mesh][errors]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     TriangleMesh m;
     m.vertices = {Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(2, 2, 2)};
     m.triangles = {{0, 1, 2}};
@@ -350,7 +350,7 @@ TEST_CASE("a file whose triangles all have zero area is rejected", "[mesh][error
 }
 
 TEST_CASE("unusable files throw InputError naming the file", "[mesh][errors]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
 
     SECTION("missing file") {
         CHECK_THAT(loadError(dir.file("nowhere.stl")), Catch::Contains("no such file"));
@@ -449,7 +449,7 @@ TEST_CASE("unusable files throw InputError naming the file", "[mesh][errors]") {
 }
 
 TEST_CASE("a truncated ASCII STL never crashes", "[mesh][errors]") {
-    TempDir dir("mesh_test");
+    TempDir dir;
     writeAsciiStl(dir.file("whole.stl"), cube());
     const std::string whole = readBytes(dir.file("whole.stl"));
     for (std::size_t keep = 1; keep < whole.size(); keep += 37) {

@@ -35,8 +35,6 @@ using namespace grainlab::test;
 
 namespace {
 
-using test::TempDir;
-
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream out;
@@ -241,7 +239,7 @@ TEST_CASE("particle arrays left empty are omitted, wrong sizes refused", "[outpu
 }
 
 TEST_CASE("the series lists exactly the frames written, with their times", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     const fs::path out = dir.path / "frames";
     FrameSeriesWriter writer(out, true);
     CHECK(writer.framesWritten() == 0);
@@ -307,7 +305,7 @@ TEST_CASE("the series lists exactly the frames written, with their times", "[out
 }
 
 TEST_CASE("a series without contacts writes no contact files", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     FrameSeriesWriter writer(dir.path, false);
     writer.write(sampleFrame());
     CHECK(filesIn(dir.path) ==
@@ -315,7 +313,7 @@ TEST_CASE("a series without contacts writes no contact files", "[output]") {
 }
 
 TEST_CASE("the time series has complete rows whose total is the sum of its parts", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     const fs::path csv = dir.path / "sub" / "energy.csv";
     std::vector<EnergyRecord> records;
     for (int i = 0; i < 5; ++i) {
@@ -378,7 +376,7 @@ TEST_CASE("the time series has complete rows whose total is the sum of its parts
 }
 
 TEST_CASE("a time series row that does not fit is cut off again", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     const fs::path csv = dir.path / "energy.csv";
     TimeSeriesWriter writer(csv);
     EnergyRecord r;
@@ -395,7 +393,7 @@ TEST_CASE("a time series row that does not fit is cut off again", "[output]") {
 }
 
 TEST_CASE("writeFileAtomically replaces the file and leaves no temporary", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     const fs::path target = dir.path / "a" / "b" / "result.txt";
     writeFileAtomically(target, "first");
     CHECK(readFile(target) == "first");
@@ -420,7 +418,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
         CHECK_THROWS_AS(TimeSeriesWriter("/proc/grainlab_no_such_folder/e.csv"), OutputError);
     }
     SECTION("a file where a folder should be") {
-        TempDir dir("test_output");
+        TempDir dir;
         writeFileAtomically(dir.path / "plain", "x");
         try {
             ensureDirectory(dir.path / "plain");
@@ -432,7 +430,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
         CHECK(readFile(dir.path / "plain") == "x");
     }
     SECTION("disk full while writing") {
-        TempDir dir("test_output");
+        TempDir dir;
         const fs::path target = dir.path / "summary.json";
         writeFileAtomically(target, "old contents");
         const std::string big(1 << 20, 'z');
@@ -453,7 +451,7 @@ TEST_CASE("failing writes throw OutputError naming the path and keep the old fil
 }
 
 TEST_CASE("the summary is JSON with every field", "[output]") {
-    TempDir dir("test_output");
+    TempDir dir;
     RunSummary s;
     s.scene = "scenes/hopper.json";
     s.steps = 200000;

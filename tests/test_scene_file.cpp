@@ -151,7 +151,7 @@ std::string writeFullScene(const TempDir& dir) {
 }  // namespace
 
 TEST_CASE("a full scene file parses to the expected values", "[scene_file]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const std::string path = writeFullScene(dir);
     const Scene s = readSceneFile(path);
 
@@ -240,7 +240,7 @@ TEST_CASE("a full scene file parses to the expected values", "[scene_file]") {
 }
 
 TEST_CASE("a minimal scene gets the documented defaults", "[scene_file]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const std::string path =
         dir.write("minimal.json", R"({"format": "grainlab-scene", "version": 1})");
     const Scene s = readSceneFile(path);
@@ -259,7 +259,7 @@ TEST_CASE("a minimal scene gets the documented defaults", "[scene_file]") {
 }
 
 TEST_CASE("writing then reading a scene gives the same scene", "[scene_file]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const Scene original = readSceneFile(writeFullScene(dir));
 
     // Into another folder, so every relative path must be rewritten.
@@ -295,7 +295,7 @@ TEST_CASE("writing then reading a scene gives the same scene", "[scene_file]") {
 }
 
 TEST_CASE("a scene built in code round-trips exactly", "[scene_file]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     Scene scene = sceneWithMaterial();
     scene.name = "made in code";
     BodySpec body;
@@ -336,7 +336,7 @@ TEST_CASE("a scene built in code round-trips exactly", "[scene_file]") {
 }
 
 TEST_CASE("malformed JSON is reported with line and column", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const std::string path =
         dir.write("broken.json", "{\n  \"format\": \"grainlab-scene\",\n  \"version\": 1,,\n}\n");
     requireInputError([&] { readSceneFile(path); }, {path, "malformed JSON", "line 3, column 16"});
@@ -350,13 +350,13 @@ TEST_CASE("malformed JSON is reported with line and column", "[scene_file][error
 }
 
 TEST_CASE("a missing scene file is reported", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const std::string path = dir.file("nowhere.json");
     requireInputError([&] { readSceneFile(path); }, {path, "cannot open", "No such file"});
 }
 
 TEST_CASE("a field given twice is reported by its pointer", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     const std::string path = dir.write("twice.json", R"({"format": "grainlab-scene", "version": 1,
         "materials": [{"name": "a", "density": 1}, {"name": "b", "density": 1, "density": 2}]})");
     requireInputError([&] { readSceneFile(path); },
@@ -364,7 +364,7 @@ TEST_CASE("a field given twice is reported by its pointer", "[scene_file][errors
 }
 
 TEST_CASE("format and version are checked first", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["version"] = 2;
     doc["a_field_from_the_future"] = true;
@@ -385,7 +385,7 @@ TEST_CASE("format and version are checked first", "[scene_file][errors]") {
 }
 
 TEST_CASE("unknown fields are reported with the closest allowed name", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["bodies"][0]["radious"] = 1.0;
     requireBadScene(
@@ -404,7 +404,7 @@ TEST_CASE("unknown fields are reported with the closest allowed name", "[scene_f
 }
 
 TEST_CASE("wrong types are reported with what was expected and found", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["materials"][1]["density"] = "heavy";
     requireBadScene(dir, doc, "/materials/1/density",
@@ -434,7 +434,7 @@ TEST_CASE("wrong types are reported with what was expected and found", "[scene_f
 }
 
 TEST_CASE("missing required fields are reported", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["bodies"][0].erase("position");
     requireBadScene(dir, doc, "/bodies/0/position", {"missing required field 'position'"});
@@ -449,7 +449,7 @@ TEST_CASE("missing required fields are reported", "[scene_file][errors]") {
 }
 
 TEST_CASE("values out of range are reported with the allowed range", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     struct Case {
         std::string pointer;
         json value;
@@ -504,7 +504,7 @@ TEST_CASE("values out of range are reported with the allowed range", "[scene_fil
 }
 
 TEST_CASE("references to undefined names list the defined ones", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["bodies"][0]["material"] = "glas";
     requireBadScene(
@@ -531,7 +531,7 @@ TEST_CASE("references to undefined names list the defined ones", "[scene_file][e
 }
 
 TEST_CASE("missing mesh and data files are reported by their field", "[scene_file][errors]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["walls"].push_back({{"type", "mesh"},
                             {"name", "hopper"},
@@ -625,7 +625,7 @@ TEST_CASE("random fill of a tilted cylinder with normal radii", "[generators]") 
 }
 
 TEST_CASE("an impossible fill throws naming the generator", "[generators]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     // Second generator: 1000 spheres of radius 0.1 in a unit cube would fill 419% of it.
     doc["generators"] = json::parse(R"([
@@ -659,7 +659,7 @@ TEST_CASE("an impossible fill throws naming the generator", "[generators]") {
 }
 
 TEST_CASE("fills keep clear of lattices wherever they are in the file", "[generators]") {
-    TempDir dir("scene_test");
+    TempDir dir;
     json doc = baseScene();
     doc["bodies"] = json::array();
     doc["generators"] = json::parse(R"([
