@@ -3,6 +3,9 @@
 // loop, and the contract a pair loop keeps with it (ChunkSweep, force_context.hpp).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "grainlab/sim/material_pairs.hpp"
@@ -69,6 +72,37 @@ TEST_CASE("The sweep inside the pair loop moves the bodies as the sweep before i
     CHECK((p - p0).norm() < 1e-9 * a.size());
 }
 
+// With several threads each range's rows run right after its own bodies are swept, and the bodies
+// of a range that a higher range's rows reach are swept before the loop: the same run bit for bit
+// as one thread (a body's forces are summed in the same order whatever thread holds its pairs),
+// also where the first thread is given nine tenths of the pair loop's work, so that the others
+// take chunks from the end of its range and wait for the bodies below them.
+TEST_CASE("The sweep inside the pair loop on two and three threads moves the bodies as on one", "[neighbours][threads]") {
+    struct Unset {
+        ~Unset() { unsetenv("GRAINLAB_FIRST_PAIR_SHARE"); }
+    } unset;
+    auto run = [](int threads, bool lopsided) {
+        if (lopsided) setenv("GRAINLAB_FIRST_PAIR_SHARE", "0.9", 1);
+        else unsetenv("GRAINLAB_FIRST_PAIR_SHARE");
+        auto sim = std::make_unique<Simulation>(collidingLattice(threads, 50, 50, 48), test::builtPlugins());
+        for (int step = 0; step < 60; ++step) sim->step(true);
+        sim->settle();
+        return sim;
+    };
+    const auto one = run(1, false);
+    REQUIRE(one->state().contacts > 10000);
+    REQUIRE(one->state().pairs.builds >= 2);
+    for (const auto& [threads, lopsided] : {std::pair{2, false}, std::pair{3, false}, std::pair{2, true}, std::pair{3, true}}) {
+        CAPTURE(threads, lopsided);
+        const auto many = run(threads, lopsided);
+        CHECK(many->bodies().position == one->bodies().position);
+        CHECK(many->bodies().velocity == one->bodies().velocity);
+        CHECK(many->bodies().angular_velocity == one->bodies().angular_velocity);
+        CHECK(many->state().elastic == one->state().elastic);
+        CHECK(many->state().dissipated == one->state().dissipated);
+    }
+}
+
 namespace {
 
 // A stand-in for the engine's sweep: it moves the bodies it sweeps by one translation, which leaves
@@ -78,7 +112,8 @@ class TranslatingSweep final : public ChunkSweep {
 public:
     TranslatingSweep(Bodies& bodies, const Vec3& shift, std::size_t stop_at)
         : bodies_(bodies), shift_(shift), stop_at_(stop_at) {}
-    bool sweepBelow(std::size_t end) override {
+    bool beforeLoop(const std::vector<std::size_t>&) override { return true; }
+    bool sweepChunk(int, std::size_t, std::size_t, std::size_t end) override {
         if (stopped_) return false;
         if (end > stop_at_) {
             stopped_ = true;

@@ -236,11 +236,19 @@ void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBo
     // other waiting at every build), then the running sum. The entries are tested as the pair
     // loop's first pass tests them, 64 at a time into bits (one by one, a third of the time went
     // to gathering the partners' positions for each body's few entries).
-    parallelRanges(n, std::max(1, threads), [&](int, std::size_t begin, std::size_t end) {
+    const std::size_t blocks = n / kReachBlock + 1;
+    std::vector<std::vector<std::uint32_t>> reach(static_cast<std::size_t>(std::max(1, threads)));
+    parallelRanges(n, std::max(1, threads), [&](int t, std::size_t begin, std::size_t end) {
         const std::uint32_t first = list.row_start[begin], last = list.row_start[end];
         std::vector<std::uint64_t> touching((last - first + 63) / 64);
-        for (std::uint32_t chunk = first; chunk < last; chunk += 64)
-            touching[(chunk - first) / 64] = detail::classifyChunk(entries, chunk, std::min(64u, last - chunk), avx2);
+        // Rows in order, so an entry's row is the highest yet to reach its partner's block.
+        std::vector<std::uint32_t>& reached = reach[static_cast<std::size_t>(t)];
+        reached.assign(blocks, 0);
+        for (std::uint32_t chunk = first; chunk < last; chunk += 64) {
+            const std::uint32_t count = std::min(64u, last - chunk);
+            touching[(chunk - first) / 64] = detail::classifyChunk(entries, chunk, count, avx2);
+            for (std::uint32_t k = chunk; k < chunk + count; ++k) reached[entries.partner[k] / kReachBlock] = entries.owner[k];
+        }
         // An entry costs 1, a touching one 8.
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t from = list.row_start[i] - first, to = list.row_start[i + 1] - first;
@@ -249,6 +257,10 @@ void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBo
         }
     });
     for (std::size_t i = 0; i < n; ++i) list.work_before[i + 1] += list.work_before[i];
+    list.reach_by_block.assign(blocks, 0);
+    for (const std::vector<std::uint32_t>& reached : reach)
+        for (std::size_t b = 0; b < reached.size(); ++b)
+            list.reach_by_block[b] = std::max(list.reach_by_block[b], reached[b]);
 }
 
 }  // namespace grainlab

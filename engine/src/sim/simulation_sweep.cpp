@@ -2,11 +2,16 @@
 // wrap, the Verlet check, the forces started), the neighbour refresh after it, and the sweep run
 // chunk by chunk inside the pair loop (ChunkSweep).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <thread>
 
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
+#include "grainlab/sim/neighbor_list.hpp"
 #include "grainlab/sim/simulation.hpp"
 #include "body_passes.hpp"
 #include "pass_chunks.hpp"
@@ -47,7 +52,9 @@ struct Simulation::SweepPass {
     double moved_before = std::numeric_limits<double>::infinity();
     std::vector<std::size_t> ranges;
 
-    SweepPass(Simulation& s, bool start, const BodyRangeUpdate* update, bool walls)
+    // `in_pair_loop`: run block by block from inside the pair loop (PairLoopSweep), so the forces
+    // other threads listed are grouped per block rather than per chunk.
+    SweepPass(Simulation& s, bool start, const BodyRangeUpdate* update, bool walls, bool in_pair_loop = false)
         : sim(s), b(s.state_.bodies), n(b.size()), start_forces(start), before(update), find_wall_contacts(walls),
           list_fits(s.state_.pairs.position_at_build.size() == n && s.state_.pairs.row_start.size() == n + 1),
           periodic(s.box_.periodic[0] || s.box_.periodic[1] || s.box_.periodic[2]), limit(0.25 * s.skin_ * s.skin_),
@@ -56,7 +63,7 @@ struct Simulation::SweepPass {
           parts(static_cast<std::size_t>(std::max(1, s.threads_))),
           first(static_cast<std::size_t>(std::max(1, s.threads_)), n) {
         if (start_forces && (b.force.size() != n || b.torque.size() != n)) b.resizeDynamics();
-        if (reduce) sim.groupListedForces(chunk);
+        if (reduce) sim.groupListedForces(in_pair_loop ? kPassBlock : chunk);
         move = before ? fusedKickDrift(*before, b, true) : nullptr;
         closing = close ? fusedKickDrift(sim.pending_after_, b, false) : nullptr;
         // The Verlet check's bound (moved_since_build_) follows the bodies only through sweeps that
@@ -132,39 +139,117 @@ struct Simulation::SweepPass {
     }
 };
 
-// The sweep run by a one-thread pair loop before each chunk's rows: the bodies in order, as
-// far as the rows need, until one finds the list stale or a body ran away.
+// The sweep run by the pair loop before each chunk's rows (ChunkSweep), on any number of threads:
+// whole blocks, each swept once, by the thread that runs the rows of its chunk, or before the loop
+// where a higher range's rows reach it (NeighborList::reach_by_block). The stop (a stale list, a
+// runaway) is shared: every thread runs no more rows once one finds it.
 class Simulation::PairLoopSweep final : public ChunkSweep {
 public:
-    explicit PairLoopSweep(SweepPass& pass) : pass_(pass) {}
-
-    bool sweepBelow(std::size_t end) override {
-        if (stopped_) return false;
-        const auto started = std::chrono::steady_clock::now();
-        sweepTo(std::min(end, pass_.n));
-        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        return !stopped_;
+    PairLoopSweep(SweepPass& pass, int threads)
+        : pass_(pass), threads_(std::max(1, threads)), blocks_((pass.n + kPassBlock - 1) / kPassBlock),
+          swept_(new std::atomic<bool>[blocks_]), thread_seconds_(static_cast<std::size_t>(threads_)) {
+        static_assert(kReachBlock == kPassBlock);
+        for (std::size_t b = 0; b < blocks_; ++b) swept_[b].store(false, std::memory_order_relaxed);
     }
-    bool stopped() const override { return stopped_; }
 
-    // The bodies the pair loop left, after it stopped.
-    void sweepRest() { sweepTo(pass_.n); }
-    double seconds() const { return seconds_; }
+    bool beforeLoop(const std::vector<std::size_t>& bounds) override {
+        ranges_ = bounds.size() < 2 ? 0 : bounds.size() - 1;
+        bounds_ = bounds;
+        ready_.reset(new std::atomic<std::size_t>[std::max<std::size_t>(1, ranges_)]);
+        for (std::size_t r = 0; r < ranges_; ++r) ready_[r].store(bounds[r] / kPassBlock, std::memory_order_relaxed);
+        if (stopped() || ranges_ < 2) return !stopped();
+        const auto started = std::chrono::steady_clock::now();
+        const std::vector<std::uint32_t>& reach = pass_.sim.state_.pairs.reach_by_block;
+        std::vector<std::size_t> reached;
+        for (std::size_t r = 0; r + 1 < ranges_; ++r)
+            for (std::size_t b = bounds[r] / kPassBlock; b * kPassBlock < bounds[r + 1]; ++b)
+                if (reach[b] >= bounds[r + 1]) reached.push_back(b);
+        parallelRanges(reached.size(), threads_, [&](int t, std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) sweepBlocks(t, reached[k], reached[k] + 1);
+        });
+        before_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return !stopped();
+    }
+
+    bool sweepChunk(int thread, std::size_t range, std::size_t begin, std::size_t end) override {
+        if (stopped()) return false;
+        const auto started = std::chrono::steady_clock::now();
+        sweepBlocks(thread, begin / kPassBlock, (end + kPassBlock - 1) / kPassBlock);
+        // The range's blocks below `begin`: ready_ says how far they are known swept.
+        std::atomic<std::size_t>& ready = ready_[range];
+        std::size_t b = ready.load(std::memory_order_acquire);
+        for (std::size_t waits = 0, below = begin / kPassBlock; b < below && !stopped();) {
+            if (swept_[b].load(std::memory_order_acquire))
+                ++b;
+            else
+                pause(++waits);
+        }
+        if (b > ready.load(std::memory_order_relaxed)) ready.store(b, std::memory_order_release);
+        thread_seconds_[static_cast<std::size_t>(thread)].value +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return !stopped();
+    }
+
+    bool stopped() const override { return stop_.load(std::memory_order_acquire); }
+
+    // The bodies the pair loop left, after it stopped (one thread).
+    void sweepRest() { sweepBlocks(0, 0, blocks_); }
+    // Wall time of the sweep inside the loop: before it, and the threads' parts inside it on average.
+    double seconds() const {
+        double inside = 0.0;
+        for (const ThreadSeconds& s : thread_seconds_) inside += s.value;
+        return before_seconds_ + inside / threads_;
+    }
+    double threadSeconds(int t) const { return thread_seconds_[static_cast<std::size_t>(t)].value; }
 
 private:
-    // The bodies [next_, end) in one run: the pass's own chunks each hold a part of the wall
-    // contacts and listed forces, which a sweep run here has none of (no walls, one thread).
-    void sweepTo(std::size_t end) {
-        if (next_ >= end) return;
-        pass_.run(0, 0, next_, end);
-        next_ = end;
-        stopped_ = pass_.stale() || pass_.ranAway();
+    struct alignas(64) ThreadSeconds {
+        double value = 0.0;
+    };
+
+    // Spins a while, then gives the core up: the thread waited for may not be running.
+    static void pause(std::size_t waits) {
+        if (waits > 4096) {
+            std::this_thread::yield();
+            return;
+        }
+#if defined(__x86_64__)
+        __builtin_ia32_pause();
+#endif
+    }
+
+    // The blocks of [first, last) not swept yet, in runs; then whether this thread found the stop.
+    void sweepBlocks(int t, std::size_t first, std::size_t last) {
+        const std::size_t n = pass_.n;
+        for (std::size_t b = first; b < last;) {
+            if (swept_[b].load(std::memory_order_relaxed)) {
+                ++b;
+                continue;
+            }
+            std::size_t e = b + 1;
+            while (e < last && !swept_[e].load(std::memory_order_relaxed)) ++e;
+            // Listed forces are grouped per block (SweepPass, in_pair_loop); one thread lists none.
+            if (pass_.reduce)
+                for (std::size_t k = b; k < e; ++k) pass_.run(t, k, k * kPassBlock, std::min(n, (k + 1) * kPassBlock));
+            else
+                pass_.run(t, 0, b * kPassBlock, std::min(n, e * kPassBlock));
+            for (std::size_t k = b; k < e; ++k) swept_[k].store(true, std::memory_order_release);
+            b = e;
+        }
+        const SweepPass::ThreadPart& part = pass_.parts[static_cast<std::size_t>(t)];
+        if (part.moved || pass_.first[static_cast<std::size_t>(t)] != n) stop_.store(true, std::memory_order_release);
     }
 
     SweepPass& pass_;
-    std::size_t next_ = 0;  // the first body not swept
-    bool stopped_ = false;
-    double seconds_ = 0.0;
+    const int threads_;
+    const std::size_t blocks_;
+    std::unique_ptr<std::atomic<bool>[]> swept_;  // per block
+    std::vector<std::size_t> bounds_;
+    std::size_t ranges_ = 0;
+    std::unique_ptr<std::atomic<std::size_t>[]> ready_;  // per range: its blocks below this are swept
+    std::atomic<bool> stop_{false};
+    std::vector<ThreadSeconds> thread_seconds_;
+    double before_seconds_ = 0.0;
 };
 
 // One pass over the bodies, in one parallel region, before the neighbours are refreshed: the
@@ -218,11 +303,16 @@ bool Simulation::sweepFitsPairLoop(const BodyRangeUpdate& before) const {
     const Bodies& b = state_.bodies;
     const std::size_t n = b.size();
     const NeighborList& list = state_.pairs;
-    if (threads_ != 1 || accumulators_.size() != 1 || !contact_model_->sweepsInPairLoop()) return false;
+    if (accumulators_.size() != static_cast<std::size_t>(std::max(1, threads_)) || !contact_model_->sweepsInPairLoop())
+        return false;
     if (state_.polyhedral.range > 0.0 || walls_.count() > 0) return false;
     if (!close_pending_ || !fusedKickDrift(pending_after_, b, false) || !fusedKickDrift(before, b, true)) return false;
     if (list.position_at_build.size() != n || list.row_start.size() != n + 1 || list.owner.size() != list.partner.size())
         return false;
+    // Several threads sweep ahead of their ranges what higher ranges reach (PairLoopSweep).
+    if (threads_ > 1 && (list.work_before.size() != n + 1 || list.reach_by_block.size() != n / kReachBlock + 1))
+        return false;
+    if (threads_ > 1 && std::getenv("GRAINLAB_NO_MT_LOOP_SWEEP")) return false;  // TEMPORARY A/B
     // Twice the last step's drift: room for the kicks to speed the fastest body up.
     return moved_since_build_ + 2.0 * last_drift_ < 0.5 * skin_;
 }
@@ -231,17 +321,30 @@ bool Simulation::sweepFitsPairLoop(const BodyRangeUpdate& before) const {
 // the bodies are swept, the list rebuilt and the forces evaluated again: the same steps, forces and
 // motion as the sweep run before the loop.
 void Simulation::evaluateWithSweepInPairLoop(double dt, const AroundForces& around) {
-    SweepPass pass(*this, true, &around.before, false);
-    PairLoopSweep sweep(pass);
+    SweepPass pass(*this, true, &around.before, false, true);
+    PairLoopSweep sweep(pass, threads_);
+    // The last pass's listed forces, grouped by the pass (pointers into the threads' lists), are
+    // added as the sweep goes, while this pass's pair loop lists its own: the threads list into
+    // other vectors this time.
+    if (pass.reduce) {
+        listed_before_.resize(accumulators_.size());
+        for (std::size_t t = 0; t < accumulators_.size(); ++t) std::swap(accumulators_[t].outside, listed_before_[t]);
+    }
+    if (threads_ > 1) {
+        const PhaseTimer timer(phases_.neighbours);
+        sharePairWork();
+    }
     {
         const PhaseTimer timer(phases_.forces);
         findContacts(false);  // none: there are no walls
         runContactModel(dt, &sweep);
     }
     // The sweep's seconds are the integration's, not the forces' (the pair loop's range times
-    // leave them out already).
+    // leave them out already); each thread's count with its range's for the split (sharePairWork).
     phases_.forces -= sweep.seconds();
     phases_.integration += sweep.seconds();
+    loop_sweep_per_thread_.resize(accumulators_.size(), 0.0);
+    for (std::size_t t = 0; t < accumulators_.size(); ++t) loop_sweep_per_thread_[t] += sweep.threadSeconds(static_cast<int>(t));
     bool stale = false;
     {
         const PhaseTimer timer(phases_.integration);

@@ -129,6 +129,7 @@ void renumberPairs(NeighborList& list, const std::vector<std::uint32_t>& new_of_
     for (std::size_t i = 0; i < n; ++i) row_start[i + 1] += row_start[i];
     list.row_start = std::move(row_start);
     list.work_before.clear();  // per old body index; the next build estimates it again
+    list.reach_by_block.clear();
     list.partner = std::move(partner);
     list.history = std::move(history);
     list.owner.clear();  // indexed again before the pair loop runs

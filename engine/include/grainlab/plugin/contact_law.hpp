@@ -475,10 +475,11 @@ void applyContactLaw(ForceContext& ctx, const Law& law) {
     PairHistory& history = pairs.history;
     history.spare.resize(std::max<std::size_t>(1, chunkCount(bounds, chunk)));
     for (PairHistoryPart& part : history.spare) part.reset(0, 0);
+    if (ctx.sweep && !ctx.sweep->beforeLoop(bounds)) return;
     parallelOwnedChunks(bounds, chunk, [&](int t, std::size_t range, std::size_t index, std::size_t begin, std::size_t end) {
         // The engine's sweep, where it runs here: before the rows, every body they reach; once it
         // stopped, no more rows run (ChunkSweep). Its time is the engine's, not the range's.
-        if (ctx.sweep && !ctx.sweep->sweepBelow(end)) return;
+        if (ctx.sweep && !ctx.sweep->sweepChunk(t, range, begin, end)) return;
         const auto started = std::chrono::steady_clock::now();
         ThreadAccumulator& acc = ctx.accumulators[static_cast<std::size_t>(t)];
         PairHistoryPart& fresh = history.spare[index];

@@ -112,13 +112,19 @@ constexpr std::size_t kEnergyBlock = 256;
 // started at the weight), handed to a pair loop that runs it chunk by chunk just before the chunk's
 // rows (ForceContext::sweep): a row's partners are bodies below it (neighbor_list.hpp), so they are
 // swept by then, and the rows find the chunk's bodies still in the cache rather than in memory.
+// Once the sweep has stopped (a body moved far enough that the list is stale, or ran away) the loop
+// runs no more rows and leaves the list's histories as they were, and the engine sweeps the rest and
+// evaluates the forces again in full.
 class ChunkSweep {
 public:
-    // Sweeps every body below `end` not swept yet; the loop then runs the rows of [begin, end). False
-    // once the sweep has stopped (a body moved far enough that the list is stale, or ran away): the
-    // loop then runs no more rows and leaves the list's histories as they were, and the engine
-    // sweeps the rest and evaluates the forces again in full.
-    virtual bool sweepBelow(std::size_t end) = 0;
+    // Before the loop, with the bounds of its threads' ranges: the bodies of a range that rows of a
+    // higher range reach, swept by all threads at once. False once the sweep has stopped.
+    virtual bool beforeLoop(const std::vector<std::size_t>& bounds) = 0;
+    // On thread `thread`, before the rows [begin, end) of range `range`: sweeps the bodies of
+    // [begin, end) not swept yet and waits until every body of the range below `begin` is (swept
+    // by the range's owner, which takes its chunks in order, or by a thread that took a chunk of
+    // it). False once the sweep has stopped.
+    virtual bool sweepChunk(int thread, std::size_t range, std::size_t begin, std::size_t end) = 0;
     virtual bool stopped() const = 0;
 
 protected:
@@ -146,8 +152,8 @@ struct ForceContext {
     // work_shares[t] to work_shares[t + 1] of it (0 ... 1, from the threads' measured times);
     // nullptr or another size: equal parts.
     const std::vector<double>* work_shares = nullptr;
-    // Set only for a model whose ContactModel::sweepsInPairLoop() and one thread; nullptr: the
-    // engine swept the bodies before.
+    // Set only for a model whose ContactModel::sweepsInPairLoop(); nullptr: the engine swept the
+    // bodies before.
     ChunkSweep* sweep = nullptr;
 };
 

@@ -20,6 +20,8 @@ namespace grainlab {
 
 struct Bodies;
 
+constexpr std::size_t kReachBlock = 256;
+
 struct NeighborList {
     std::vector<std::uint32_t> row_start;  // size bodies + 1
     std::vector<std::uint32_t> partner;
@@ -33,6 +35,10 @@ struct NeighborList {
     // Estimated pair-loop work of the rows below each body (bodies + 1 entries), for balancing the
     // threads' ranges (estimatePairWork). Empty or mis-sized when not estimated for this list.
     std::vector<double> work_before;
+    // Per block of kReachBlock bodies, the highest row with an entry in the block (0: none), filled
+    // with work_before: which bodies of a thread's range the rows of a higher range reach, swept
+    // before a pair loop that sweeps the rest as it goes (force_context.hpp, ChunkSweep).
+    std::vector<std::uint32_t> reach_by_block;
     long builds = 0;
 
     std::size_t entries() const { return partner.size(); }
@@ -48,7 +54,7 @@ void indexOwners(NeighborList& list, int threads);
 
 // Fills list.work_before from the positions at the build, so a restored list gets the same
 // estimate as the original: a body costs 1, an entry apart 1 and an entry touching 8 (in the
-// chute's profile the law of a contact cost about seven distance tests).
+// chute's profile the law of a contact cost about seven distance tests); and list.reach_by_block.
 void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads);
 
 }  // namespace grainlab

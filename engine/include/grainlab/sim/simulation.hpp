@@ -232,6 +232,7 @@ private:
     std::vector<std::vector<WallContact>> wall_parts_;  // per chunk of the sweep, found by sweepBodies
     std::vector<std::size_t> listed_start_;             // groupListedForces: per chunk, into listed_
     std::vector<const OutsideForce*> listed_;
+    std::vector<std::vector<OutsideForce>> listed_before_;  // the sweep inside the pair loop: the last pass's lists
     std::vector<WallContact> frozen_wall_contacts_;  // for integrators that need the step's contact set
     PolyhedralNarrowPhase feature_phase_;
     ExternalLoad external_load_;
@@ -249,6 +250,7 @@ private:
     // changed speed or a share overshot (one thread 30 ms a step, the other 23, at 1,024,000 spheres).
     AdaptiveSplit pair_split_;  // smoothed over about five steps: one step's times carry interrupts' jitter
     std::vector<double> pair_loop_at_share_, pair_shares_;
+    std::vector<double> loop_sweep_per_thread_;  // running sums: each thread's sweep inside the pair loop
     std::vector<double> pair_done_;  // each thread's part of the last pass's work, in the split's units
     void sharePairWork();
     void measurePairWorkDone();
