@@ -3,6 +3,7 @@
 // chunk by chunk inside the pair loop (ChunkSweep).
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -140,16 +141,18 @@ struct Simulation::SweepPass {
 };
 
 // The sweep run by the pair loop before each chunk's rows (ChunkSweep), on any number of threads:
-// whole blocks, each swept once, by the thread that runs the rows of its chunk, or before the loop
-// where a higher range's rows reach it (NeighborList::reach_by_block). The stop (a stale list, a
-// runaway) is shared: every thread runs no more rows once one finds it.
+// whole blocks, each claimed and swept once, by the thread that runs the rows of its chunk, or before
+// the loop where a higher range's rows reach it (NeighborList::reach_by_block). A thread that took a
+// chunk from the end of another's range sweeps the blocks below it that are still free itself, so
+// that a range whose owner the host stalls is not waited for. The stop (a stale list, a runaway) is
+// shared: no thread runs more rows once one finds it.
 class Simulation::PairLoopSweep final : public ChunkSweep {
 public:
     PairLoopSweep(SweepPass& pass, int threads)
         : pass_(pass), threads_(std::max(1, threads)), blocks_((pass.n + kPassBlock - 1) / kPassBlock),
-          swept_(new std::atomic<bool>[blocks_]), thread_seconds_(static_cast<std::size_t>(threads_)) {
+          state_(new std::atomic<std::uint8_t>[blocks_]), thread_seconds_(static_cast<std::size_t>(threads_)) {
         static_assert(kReachBlock == kPassBlock);
-        for (std::size_t b = 0; b < blocks_; ++b) swept_[b].store(false, std::memory_order_relaxed);
+        for (std::size_t b = 0; b < blocks_; ++b) state_[b].store(kFree, std::memory_order_relaxed);
     }
 
     bool beforeLoop(const std::vector<std::size_t>& bounds) override {
@@ -165,7 +168,7 @@ public:
             for (std::size_t b = bounds[r] / kPassBlock; b * kPassBlock < bounds[r + 1]; ++b)
                 if (reach[b] >= bounds[r + 1]) reached.push_back(b);
         parallelRanges(reached.size(), threads_, [&](int t, std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) sweepBlocks(t, reached[k], reached[k] + 1);
+            for (std::size_t k = begin; k < end; ++k) sweepFree(t, reached[k], reached[k] + 1);
         });
         before_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return !stopped();
@@ -174,17 +177,22 @@ public:
     bool sweepChunk(int thread, std::size_t range, std::size_t begin, std::size_t end) override {
         if (stopped()) return false;
         const auto started = std::chrono::steady_clock::now();
-        sweepBlocks(thread, begin / kPassBlock, (end + kPassBlock - 1) / kPassBlock);
-        // The range's blocks below `begin`: ready_ says how far they are known swept.
+        const std::size_t first = begin / kPassBlock, last = (end + kPassBlock - 1) / kPassBlock;
+        sweepFree(thread, first, last);
+        // The range's blocks below: ready_ says how far they are known swept. The owner, taking its
+        // chunks in order, finds them all swept; a thread that took a chunk from the end sweeps the
+        // free ones and waits for those another is sweeping.
         std::atomic<std::size_t>& ready = ready_[range];
         std::size_t b = ready.load(std::memory_order_acquire);
-        for (std::size_t waits = 0, below = begin / kPassBlock; b < below && !stopped();) {
-            if (swept_[b].load(std::memory_order_acquire))
+        sweepFree(thread, b, first);
+        for (std::size_t waits = 0; b < last && !stopped();) {
+            if (state_[b].load(std::memory_order_acquire) == kSwept)
                 ++b;
             else
                 pause(++waits);
         }
-        if (b > ready.load(std::memory_order_relaxed)) ready.store(b, std::memory_order_release);
+        if (std::min(b, first) > ready.load(std::memory_order_relaxed))
+            ready.store(std::min(b, first), std::memory_order_release);
         thread_seconds_[static_cast<std::size_t>(thread)].value +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return !stopped();
@@ -192,8 +200,8 @@ public:
 
     bool stopped() const override { return stop_.load(std::memory_order_acquire); }
 
-    // The bodies the pair loop left, after it stopped (one thread).
-    void sweepRest() { sweepBlocks(0, 0, blocks_); }
+    // The bodies the pair loop left, after it stopped (one thread, every claim finished).
+    void sweepRest() { sweepFree(0, 0, blocks_, false); }
     // Wall time of the sweep inside the loop: before it, and the threads' parts inside it on average.
     double seconds() const {
         double inside = 0.0;
@@ -203,6 +211,8 @@ public:
     double threadSeconds(int t) const { return thread_seconds_[static_cast<std::size_t>(t)].value; }
 
 private:
+    static constexpr std::uint8_t kFree = 0, kClaimed = 1, kSwept = 2;
+
     struct alignas(64) ThreadSeconds {
         double value = 0.0;
     };
@@ -218,32 +228,40 @@ private:
 #endif
     }
 
-    // The blocks of [first, last) not swept yet, in runs; then whether this thread found the stop.
-    void sweepBlocks(int t, std::size_t first, std::size_t last) {
+    bool claim(std::size_t b) {
+        std::uint8_t free = kFree;
+        return state_[b].load(std::memory_order_relaxed) == kFree &&
+               state_[b].compare_exchange_strong(free, kClaimed, std::memory_order_acquire, std::memory_order_relaxed);
+    }
+
+    // The free blocks of [first, last), claimed and swept in runs; then whether this thread found
+    // the stop. Inside the loop (`in_loop`) no more once the stop is found: the engine sweeps the
+    // rest after it.
+    void sweepFree(int t, std::size_t first, std::size_t last, bool in_loop = true) {
         const std::size_t n = pass_.n;
-        for (std::size_t b = first; b < last;) {
-            if (swept_[b].load(std::memory_order_relaxed)) {
+        for (std::size_t b = first; b < last && !(in_loop && stopped());) {
+            if (!claim(b)) {
                 ++b;
                 continue;
             }
             std::size_t e = b + 1;
-            while (e < last && !swept_[e].load(std::memory_order_relaxed)) ++e;
+            while (e < last && claim(e)) ++e;
             // Listed forces are grouped per block (SweepPass, in_pair_loop); one thread lists none.
             if (pass_.reduce)
                 for (std::size_t k = b; k < e; ++k) pass_.run(t, k, k * kPassBlock, std::min(n, (k + 1) * kPassBlock));
             else
                 pass_.run(t, 0, b * kPassBlock, std::min(n, e * kPassBlock));
-            for (std::size_t k = b; k < e; ++k) swept_[k].store(true, std::memory_order_release);
+            for (std::size_t k = b; k < e; ++k) state_[k].store(kSwept, std::memory_order_release);
+            const SweepPass::ThreadPart& part = pass_.parts[static_cast<std::size_t>(t)];
+            if (part.moved || pass_.first[static_cast<std::size_t>(t)] != n) stop_.store(true, std::memory_order_release);
             b = e;
         }
-        const SweepPass::ThreadPart& part = pass_.parts[static_cast<std::size_t>(t)];
-        if (part.moved || pass_.first[static_cast<std::size_t>(t)] != n) stop_.store(true, std::memory_order_release);
     }
 
     SweepPass& pass_;
     const int threads_;
     const std::size_t blocks_;
-    std::unique_ptr<std::atomic<bool>[]> swept_;  // per block
+    std::unique_ptr<std::atomic<std::uint8_t>[]> state_;  // per block: kFree, kClaimed, kSwept
     std::vector<std::size_t> bounds_;
     std::size_t ranges_ = 0;
     std::unique_ptr<std::atomic<std::size_t>[]> ready_;  // per range: its blocks below this are swept
@@ -295,10 +313,12 @@ bool Simulation::afterSweep(bool stale, bool find_wall_contacts) {
     return find_wall_contacts && !refreshed;
 }
 
-// The sweep runs inside the pair loop where one thread runs both, the model's loop runs it, the
-// sweep carries the Verlet check's bound, and no wall or feature contact needs finding after it;
-// and the bound says the list will likely hold: a stop costs the rows run before it (they are run
-// again after the rebuild), so a step the bound expects to rebuild sweeps first.
+// The sweep runs inside the pair loop where each thread can sweep its own range there (one thread:
+// all the bodies; several: given the work estimate that splits the loop and the blocks a higher
+// range reaches, NeighborList::reach_by_block), the model's loop runs it, the sweep carries the
+// Verlet check's bound, and no wall or feature contact needs finding after it; and the bound says
+// the list will likely hold: a stop costs the rows run before it (they are run again after the
+// rebuild), so a step the bound expects to rebuild sweeps first.
 bool Simulation::sweepFitsPairLoop(const BodyRangeUpdate& before) const {
     const Bodies& b = state_.bodies;
     const std::size_t n = b.size();
@@ -309,7 +329,6 @@ bool Simulation::sweepFitsPairLoop(const BodyRangeUpdate& before) const {
     if (!close_pending_ || !fusedKickDrift(pending_after_, b, false) || !fusedKickDrift(before, b, true)) return false;
     if (list.position_at_build.size() != n || list.row_start.size() != n + 1 || list.owner.size() != list.partner.size())
         return false;
-    // Several threads sweep ahead of their ranges what higher ranges reach (PairLoopSweep).
     if (threads_ > 1 && (list.work_before.size() != n + 1 || list.reach_by_block.size() != n / kReachBlock + 1))
         return false;
     if (threads_ > 1 && std::getenv("GRAINLAB_NO_MT_LOOP_SWEEP")) return false;  // TEMPORARY A/B

@@ -25,10 +25,12 @@
  * 10: KickDrift (kicks.hpp), whose fields the engine reads from an explicit integrator's updates
  *    (std::function::target) to run them in one loop with its passes' own jobs.
  * 11: ForceContext::sweep and ContactModel::sweepsInPairLoop (the engine's sweep over the bodies run
- *    chunk by chunk inside the pair loop). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 11u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v11
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v11"
+ *    chunk by chunk inside the pair loop).
+ * 12: ChunkSweep::beforeLoop and ChunkSweep::sweepChunk, NeighborList::reach_by_block (that sweep
+ *    on several threads). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 12u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v12
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v12"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus
