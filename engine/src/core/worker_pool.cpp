@@ -11,14 +11,8 @@
 #include <unistd.h>
 #endif
 
+#include "grainlab/core/cpu_relax.hpp"
 #include "grainlab/core/parallel.hpp"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define GRAINLAB_CPU_RELAX() _mm_pause()
-#else
-#define GRAINLAB_CPU_RELAX() std::atomic_signal_fence(std::memory_order_seq_cst)
-#endif
 
 namespace grainlab {
 
@@ -65,7 +59,7 @@ void WorkerPool::waitWhileEqual(const std::atomic<std::uint32_t>& word, std::uin
         const auto until = std::chrono::steady_clock::now() + kSpinLimit;
         for (unsigned round = 1;; ++round) {
             if (word.load(std::memory_order_acquire) != old) return;
-            GRAINLAB_CPU_RELAX();
+            cpuRelax();
             if (round % 64 == 0 && (!advice_.spin() || std::chrono::steady_clock::now() > until)) break;
         }
     }

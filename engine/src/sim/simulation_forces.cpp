@@ -32,10 +32,10 @@ void Simulation::sharePairWork() {
     // The sweep a thread ran inside the loop is part of its range's time there.
     auto at = [](const std::vector<double>& v, std::size_t t) { return t < v.size() ? v[t] : 0.0; };
     std::vector<double> per_thread(count);
-    for (std::size_t t = 0; t < count; ++t)
+    for (std::size_t t = 0; t < count; ++t) {
         per_thread[t] = at(phases_.pair_loop_per_thread, t) + at(loop_sweep_per_thread_, t);
-    for (std::size_t t = 0; t < count; ++t)
         pair_split_.record(static_cast<int>(t), per_thread[t] - at(pair_loop_at_share_, t), at(pair_done_, t));
+    }
     pair_split_.update(1);
     pair_loop_at_share_ = per_thread;
     pair_shares_.resize(bounds.size());

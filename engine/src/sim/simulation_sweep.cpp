@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "grainlab/core/cpu_relax.hpp"
 #include "grainlab/core/parallel.hpp"
 #include "grainlab/core/vector_isa.hpp"
 #include "grainlab/sim/neighbor_list.hpp"
@@ -115,7 +116,6 @@ struct Simulation::SweepPass {
         if (far) part.moved = true;
     }
 
-    bool ranAway() const { return std::any_of(first.begin(), first.end(), [&](std::size_t i) { return i != n; }); }
     bool stale() const {
         return !list_fits || std::any_of(parts.begin(), parts.end(), [](const ThreadPart& p) { return p.moved; });
     }
@@ -155,15 +155,14 @@ public:
     }
 
     bool beforeLoop(const std::vector<std::size_t>& bounds) override {
-        ranges_ = bounds.size() < 2 ? 0 : bounds.size() - 1;
-        bounds_ = bounds;
-        ready_.reset(new std::atomic<std::size_t>[std::max<std::size_t>(1, ranges_)]);
-        for (std::size_t r = 0; r < ranges_; ++r) ready_[r].store(bounds[r] / kPassBlock, std::memory_order_relaxed);
-        if (stopped() || ranges_ < 2) return !stopped();
+        const std::size_t ranges = bounds.size() < 2 ? 0 : bounds.size() - 1;
+        ready_.reset(new std::atomic<std::size_t>[std::max<std::size_t>(1, ranges)]);
+        for (std::size_t r = 0; r < ranges; ++r) ready_[r].store(bounds[r] / kPassBlock, std::memory_order_relaxed);
+        if (stopped() || ranges < 2) return !stopped();
         const auto started = std::chrono::steady_clock::now();
         const std::vector<std::uint32_t>& reach = pass_.sim.state_.pairs.reach_by_block;
         std::vector<std::size_t> reached;
-        for (std::size_t r = 0; r + 1 < ranges_; ++r)
+        for (std::size_t r = 0; r + 1 < ranges; ++r)
             for (std::size_t b = bounds[r] / kPassBlock; b * kPassBlock < bounds[r + 1]; ++b)
                 if (reach[b] >= bounds[r + 1]) reached.push_back(b);
         // Where the higher ranges reach too many blocks the loop finds too few left to sweep, and
@@ -174,8 +173,7 @@ public:
         }
         // Chunks of blocks a thread may take from the end of another's range, as the sweep before
         // the loop runs (pass_chunks.hpp).
-        const std::vector<std::size_t> ranges = equalChunkedRanges(reached.size(), threads_, kReachedChunk);
-        parallelOwnedChunks(ranges, kReachedChunk, [&](int t, std::size_t, std::size_t, std::size_t begin, std::size_t end) {
+        parallelOwnedChunks(equalChunkedRanges(reached.size(), threads_, kReachedChunk), kReachedChunk, [&](int t, std::size_t, std::size_t, std::size_t begin, std::size_t end) {
             for (std::size_t k = begin; k < end; ++k) sweepFree(t, reached[k], reached[k] + 1);
         });
         before_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -233,13 +231,10 @@ private:
 
     // Spins a while, then gives the core up: the thread waited for may not be running.
     static void pause(std::size_t waits) {
-        if (waits > 4096) {
+        if (waits > 4096)
             std::this_thread::yield();
-            return;
-        }
-#if defined(__x86_64__)
-        __builtin_ia32_pause();
-#endif
+        else
+            cpuRelax();
     }
 
     bool claim(std::size_t b) {
@@ -276,8 +271,6 @@ private:
     const int threads_;
     const std::size_t blocks_;
     std::unique_ptr<std::atomic<std::uint8_t>[]> state_;  // per block: kFree, kClaimed, kSwept
-    std::vector<std::size_t> bounds_;
-    std::size_t ranges_ = 0;
     std::unique_ptr<std::atomic<std::size_t>[]> ready_;  // per range: its blocks below this are swept
     std::atomic<bool> stop_{false};
     std::vector<ThreadSeconds> thread_seconds_;

@@ -121,9 +121,10 @@ public:
     // higher range reach, swept by all threads at once. False once the sweep has stopped.
     virtual bool beforeLoop(const std::vector<std::size_t>& bounds) = 0;
     // On thread `thread`, before the rows [begin, end) of range `range`: sweeps the bodies of
-    // [begin, end) not swept yet and waits until every body of the range below `begin` is (swept
-    // by the range's owner, which takes its chunks in order, or by a thread that took a chunk of
-    // it). False once the sweep has stopped.
+    // [begin, end) not swept yet and sees every body of the range below `begin` swept (the owner,
+    // taking its chunks in order, has swept them; a thread that took a chunk from the end sweeps
+    // those still free and waits for those another thread is sweeping). False once the sweep has
+    // stopped.
     virtual bool sweepChunk(int thread, std::size_t range, std::size_t begin, std::size_t end) = 0;
     virtual bool stopped() const = 0;
 
