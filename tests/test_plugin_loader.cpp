@@ -22,9 +22,9 @@ std::string refusal(const std::string& library) {
 }  // namespace
 
 TEST_CASE("Plugin loader refuses each broken library with its own message", "[plugins]") {
-    CHECK_THAT(refusal("no-entry"), Contains("no entry point grainlab_plugin_entry_v12"));
-    CHECK_THAT(refusal("wrong-version"), Contains("interface version 13") && Contains("loads version 12"));
-    CHECK_THAT(refusal("future-symbol"), Contains("grainlab_plugin_entry_v13") && Contains("loads version 12"));
+    CHECK_THAT(refusal("no-entry"), Contains("no entry point grainlab_plugin_entry_v13"));
+    CHECK_THAT(refusal("wrong-version"), Contains("interface version 14") && Contains("loads version 13"));
+    CHECK_THAT(refusal("future-symbol"), Contains("grainlab_plugin_entry_v14") && Contains("loads version 13"));
     CHECK_THAT(refusal("wrong-kind"), Contains("kind 7"));
     CHECK_THAT(refusal("bad-parameter"), Contains("'stiffness' has unknown type 99"));
     PluginRegistry registry;

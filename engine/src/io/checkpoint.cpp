@@ -133,6 +133,7 @@ Bodies readBodies(const sections::Reader& r, std::size_t n, const Scene& scene, 
     b.inv_mass = r.get<double>("bodies/inv_mass", count);
     b.inertia = r.vectors("bodies/inertia", count);
     b.inv_inertia = r.vectors("bodies/inv_inertia", count);
+    b.deriveIsotropicInertia();
     b.frozen = r.get<std::uint8_t>("bodies/frozen", count);
     b.position = r.vectors("bodies/position", count);
     const std::vector<double> q = r.get<double>("bodies/orientation", 4 * count);

@@ -61,7 +61,8 @@ struct Gather {
 // The largest elements first (quaternions): the scratch buffer is then allocated once, not grown.
 void reorderBodies(Bodies& b, Gather& gather) {
     gather(b.orientation); gather(b.id); gather(b.shape); gather(b.material); gather(b.radius); gather(b.mass);
-    gather(b.inv_mass); gather(b.inertia); gather(b.inv_inertia); gather(b.frozen); gather(b.position);
+    gather(b.inv_mass); gather(b.inertia); gather(b.inv_inertia);
+    gather(b.isotropic_inv_inertia); gather(b.frozen); gather(b.position);
     gather(b.velocity); gather(b.angular_velocity); gather(b.force); gather(b.torque); gather(b.image);
 }
 

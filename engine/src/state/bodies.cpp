@@ -1,13 +1,24 @@
 #include "grainlab/state/bodies.hpp"
 
+#include <limits>
+
 #include "grainlab/core/huge_pages.hpp"
 
 namespace grainlab {
+namespace {
+
+double isotropicValue(const Vec3& moments) {
+    return moments[0] == moments[1] && moments[1] == moments[2] ? moments[0]
+                                                                : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
 
 void Bodies::reserve(std::size_t n) {
     reserveOnHugePages(id, n); reserveOnHugePages(shape, n); reserveOnHugePages(material, n);
     reserveOnHugePages(radius, n); reserveOnHugePages(mass, n); reserveOnHugePages(inv_mass, n);
-    reserveOnHugePages(inertia, n); reserveOnHugePages(inv_inertia, n); reserveOnHugePages(frozen, n);
+    reserveOnHugePages(inertia, n); reserveOnHugePages(inv_inertia, n);
+    reserveOnHugePages(isotropic_inv_inertia, n); reserveOnHugePages(frozen, n);
     reserveOnHugePages(position, n); reserveOnHugePages(orientation, n); reserveOnHugePages(velocity, n);
     reserveOnHugePages(angular_velocity, n); reserveOnHugePages(image, n);
 }
@@ -17,6 +28,11 @@ void Bodies::resizeDynamics() {
     reserveOnHugePages(torque, position.size());
     force.assign(position.size(), Vec3::Zero());
     torque.assign(position.size(), Vec3::Zero());
+}
+
+void Bodies::deriveIsotropicInertia() {
+    isotropic_inv_inertia.resize(inv_inertia.size());
+    for (std::size_t i = 0; i < inv_inertia.size(); ++i) isotropic_inv_inertia[i] = isotropicValue(inv_inertia[i]);
 }
 
 void Bodies::push(std::int64_t body_id, std::uint32_t shape_index, std::uint32_t material_index,
@@ -31,6 +47,7 @@ void Bodies::push(std::int64_t body_id, std::uint32_t shape_index, std::uint32_t
     inv_mass.push_back(is_frozen ? 0.0 : 1.0 / body_mass);
     inertia.push_back(principal_inertia);
     inv_inertia.push_back(is_frozen ? Vec3::Zero() : Vec3(principal_inertia.cwiseInverse()));
+    isotropic_inv_inertia.push_back(isotropicValue(inv_inertia.back()));
     frozen.push_back(is_frozen ? 1 : 0);
     position.push_back(x);
     orientation.push_back(q);

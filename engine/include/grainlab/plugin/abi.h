@@ -27,10 +27,11 @@
  * 11: ForceContext::sweep and ContactModel::sweepsInPairLoop (the engine's sweep over the bodies run
  *    chunk by chunk inside the pair loop).
  * 12: ChunkSweep::beforeLoop and ChunkSweep::sweepChunk, NeighborList::reach_by_block (that sweep
- *    on several threads). */
-#define GRAINLAB_PLUGIN_ABI_VERSION 12u
-#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v12
-#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v12"
+ *    on several threads).
+ * 13: Bodies::isotropic_inv_inertia (what the kicks read of a sphere's inertia). */
+#define GRAINLAB_PLUGIN_ABI_VERSION 13u
+#define GRAINLAB_PLUGIN_ENTRY grainlab_plugin_entry_v13
+#define GRAINLAB_PLUGIN_ENTRY_NAME "grainlab_plugin_entry_v13"
 #define GRAINLAB_PLUGIN_ENTRY_PREFIX "grainlab_plugin_entry_v"
 
 #ifdef __cplusplus

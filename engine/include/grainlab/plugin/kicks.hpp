@@ -16,11 +16,15 @@ struct KickArrays {
     const Vec3* torque;
     const double* inv_mass;
     const Vec3* inv_inertia;
+    const double* isotropic_inv_inertia;  // null where the bodies lack it
     const Quat* orientation;
     explicit KickArrays(Bodies& b)
         : velocity(b.velocity.data()), angular_velocity(b.angular_velocity.data()), position(b.position.data()),
           force(b.force.data()), torque(b.torque.data()), inv_mass(b.inv_mass.data()),
-          inv_inertia(b.inv_inertia.data()), orientation(b.orientation.data()) {}
+          inv_inertia(b.inv_inertia.data()),
+          isotropic_inv_inertia(b.isotropic_inv_inertia.size() == b.inv_inertia.size() ? b.isotropic_inv_inertia.data()
+                                                                                      : nullptr),
+          orientation(b.orientation.data()) {}
 };
 
 // v += h F/m and w += h I^-1 T (world frame; isotropic bodies skip the rotation into the body frame).
@@ -49,14 +53,22 @@ struct KickArrays {
 // operations in the same order lane by lane (so the same bits); one by one otherwise. One body at a
 // time the kick took about 15 instructions, on two doubles at most.
 [[gnu::target("avx2"), gnu::always_inline]] inline void kickFour(const KickArrays& a, std::size_t i, double h) {
-    const double* const inv_i = a.inv_inertia[i].data();
-    const __m256d w = _mm256_setr_pd(inv_i[0], inv_i[3], inv_i[6], inv_i[9]);
-    __m256d w0, w1, w2;
-    avx2::perBody(w, w0, w1, w2);
-    // Each body's three moments equal its first (NaN equals nothing: such a body goes one by one).
-    const int isotropic = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i), w0, _CMP_EQ_OQ)) &
-                          _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i + 4), w1, _CMP_EQ_OQ)) &
-                          _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i + 8), w2, _CMP_EQ_OQ));
+    __m256d w;
+    int isotropic;
+    if (a.isotropic_inv_inertia) {
+        // NaN marks a body whose moments differ (or whose inverse is NaN): one by one.
+        w = _mm256_loadu_pd(a.isotropic_inv_inertia + i);
+        isotropic = _mm256_movemask_pd(_mm256_cmp_pd(w, w, _CMP_ORD_Q));
+    } else {
+        const double* const inv_i = a.inv_inertia[i].data();
+        w = _mm256_setr_pd(inv_i[0], inv_i[3], inv_i[6], inv_i[9]);
+        __m256d w0, w1, w2;
+        avx2::perBody(w, w0, w1, w2);
+        // Each body's three moments equal its first (NaN equals nothing: such a body goes one by one).
+        isotropic = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i), w0, _CMP_EQ_OQ)) &
+                    _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i + 4), w1, _CMP_EQ_OQ)) &
+                    _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(inv_i + 8), w2, _CMP_EQ_OQ));
+    }
     if (isotropic != 0xf) {
         for (std::size_t k = i; k < i + 4; ++k) kickBody(a, k, h);
         return;

@@ -16,6 +16,9 @@ struct Bodies {
     std::vector<double> radius;          // sphere radius / bounding radius
     std::vector<double> mass, inv_mass;  // inv_mass = 0 for frozen bodies
     std::vector<Vec3> inertia, inv_inertia;  // principal moments in the body frame
+    // inv_inertia's common value where its three are equal (spheres), NaN where not: all a kick
+    // reads of a sphere's inertia, 8 bytes a body instead of 24 (docs/performance.md).
+    std::vector<double> isotropic_inv_inertia;
     std::vector<std::uint8_t> frozen;
 
     // Changed by every step.
@@ -39,6 +42,7 @@ struct Bodies {
     std::size_t size() const { return position.size(); }
     void reserve(std::size_t n);
     void resizeDynamics();  // sizes force/torque to match positions, zeroed
+    void deriveIsotropicInertia();  // isotropic_inv_inertia from inv_inertia
     void push(std::int64_t body_id, std::uint32_t shape_index, std::uint32_t material_index,
               double body_radius, double body_mass, const Vec3& principal_inertia, bool is_frozen,
               const Vec3& x, const Quat& q, const Vec3& v, const Vec3& w);
