@@ -242,3 +242,28 @@ TEST_CASE("A kick turns each body by its torque through its own inertia, in lane
     CHECK(isotropic > 400);
     CHECK(anisotropic > 50);
 }
+
+// Where every shape keeps its orientation the sweep skips the orientations: the drift must then
+// move every body exactly as the pass that reads each body's shape (and turns none).
+TEST_CASE("The sweep's drift skips the orientations only where no shape turns", "[engine][vector]") {
+    DriftSetting setting;
+    Bodies& start = setting.start;
+    CHECK_FALSE(start.everyShapeKeepsOrientation(2));  // shape 1 is past the flags' end: it turns
+    start.shape_keeps_orientation = {1, 1};
+    REQUIRE(start.everyShapeKeepsOrientation(2));
+    CHECK_FALSE(start.everyShapeKeepsOrientation(3));
+    const double unknown = std::numeric_limits<double>::infinity();
+    for (const bool avx2 : isas()) {
+        CAPTURE(avx2);
+        Bodies each = start, skipping = start;
+        double reach_each = 0.0, reach_skipping = 0.0;
+        const bool far = kickDriftAndStart(KickDrift{&each, setting.h, setting.dt, true, avx2}, setting.box,
+                                           setting.image, nullptr, setting.limit, unknown, setting.g, 0, 700, avx2,
+                                           reach_each, false);
+        CHECK(kickDriftAndStart(KickDrift{&skipping, setting.h, setting.dt, true, avx2}, setting.box, setting.image,
+                                nullptr, setting.limit, unknown, setting.g, 0, 700, avx2, reach_skipping, true) == far);
+        requireSameBits(each, skipping);
+        CHECK(reach_each == reach_skipping);
+        for (std::size_t i = 0; i < start.size(); ++i) REQUIRE(skipping.orientation[i].coeffs() == start.orientation[i].coeffs());
+    }
+}

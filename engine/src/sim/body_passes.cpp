@@ -243,7 +243,7 @@ struct WeightLanes {
 [[gnu::target("avx2")]] bool kickDriftAndStartAvx2(const KickDrift& move, const PeriodicBox& box, bool periodic,
                                                    const NearestImage& image, const std::vector<Vec3>* at_build,
                                                    double limit, double moved_before, const Vec3& g,
-                                                   std::size_t begin, std::size_t end, double& reach) {
+                                                   std::size_t begin, std::size_t end, double& reach, bool none_turn) {
     Bodies& b = *move.bodies;
     const KickArrays a(b);
     const BoxLanes faces(box);
@@ -273,7 +273,8 @@ struct WeightLanes {
     const bool far = at_build && !drift.surelyWithin(moved_before, limit) &&
                      largestShiftAvx2(image, b, *at_build, begin, end) > limit;
     // The orientations last: nothing above reads them.
-    for (std::size_t k = begin; k < end; ++k) turnBody(b, k, b.angular_velocity[k], move.drift);
+    if (!none_turn)
+        for (std::size_t k = begin; k < end; ++k) turnBody(b, k, b.angular_velocity[k], move.drift);
     return far;
 }
 #endif
@@ -323,11 +324,13 @@ std::size_t kickAndFindRunaway(const KickDrift& kick, double dt, std::size_t beg
 
 bool kickDriftAndStart(const KickDrift& move, const PeriodicBox& shared_box, const NearestImage& image,
                        const std::vector<Vec3>* at_build, double limit, double moved_before, const Vec3& g,
-                       std::size_t begin, std::size_t end, [[maybe_unused]] bool avx2, double& reach) {
+                       std::size_t begin, std::size_t end, [[maybe_unused]] bool avx2, double& reach, bool none_turn) {
     const PeriodicBox box = shared_box;  // a copy, which the position stores cannot change
     const bool periodic = box.periodic[0] || box.periodic[1] || box.periodic[2];
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (avx2) return kickDriftAndStartAvx2(move, box, periodic, image, at_build, limit, moved_before, g, begin, end, reach);
+    if (avx2)
+        return kickDriftAndStartAvx2(move, box, periodic, image, at_build, limit, moved_before, g, begin, end, reach,
+                                     none_turn);
 #endif
     Bodies& b = *move.bodies;
     move(begin, end);

@@ -58,9 +58,10 @@ struct DriftReach {
 // `move` (a kick and a drift) on [begin, end), then wrapInto, movedFar against `at_build` (none
 // when null: false) and startForces. `moved_before` bounds how far any body had moved since the
 // build before this drift (infinity when not known): movedFar runs only where DriftReach cannot
-// settle it. `reach` is set to the block's DriftReach::reach.
+// settle it. `reach` is set to the block's DriftReach::reach. `none_turn`: every body keeps its
+// orientation (Bodies::everyShapeKeepsOrientation), so the drift skips the orientations.
 bool kickDriftAndStart(const KickDrift& move, const PeriodicBox& box, const NearestImage& image,
                        const std::vector<Vec3>* at_build, double limit, double moved_before, const Vec3& g,
-                       std::size_t begin, std::size_t end, bool avx2, double& reach);
+                       std::size_t begin, std::size_t end, bool avx2, double& reach, bool none_turn = false);
 
 }  // namespace grainlab

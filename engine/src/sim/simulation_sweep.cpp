@@ -40,6 +40,7 @@ struct Simulation::SweepPass {
     const double limit;  // (skin / 2)^2
     const NearestImage image;
     const bool avx2;
+    const bool none_turn;  // no body's orientation changes
     const std::size_t chunk;
     // The last step's closing work, when step(true) left it: done block by block just before the
     // block's `before`, while the block's arrays are in the cache for both.
@@ -59,7 +60,8 @@ struct Simulation::SweepPass {
         : sim(s), b(s.state_.bodies), n(b.size()), start_forces(start), before(update), find_wall_contacts(walls),
           list_fits(s.state_.pairs.position_at_build.size() == n && s.state_.pairs.row_start.size() == n + 1),
           periodic(s.box_.periodic[0] || s.box_.periodic[1] || s.box_.periodic[2]), limit(0.25 * s.skin_ * s.skin_),
-          image(s.box_), avx2(contactLoopIsa() == VectorIsa::Avx2), chunk(passChunk(n, s.threads_)),
+          image(s.box_), avx2(contactLoopIsa() == VectorIsa::Avx2),
+          none_turn(b.everyShapeKeepsOrientation(s.scene_.shapes.size())), chunk(passChunk(n, s.threads_)),
           close(s.close_pending_), reduce(close && s.accumulators_.size() > 1),
           parts(static_cast<std::size_t>(std::max(1, s.threads_))),
           first(static_cast<std::size_t>(std::max(1, s.threads_)), n) {
@@ -102,7 +104,7 @@ struct Simulation::SweepPass {
             if (move && start_forces) {
                 double block_reach = 0.0;
                 far |= kickDriftAndStart(*move, sim.box_, image, list_fits ? &list.position_at_build : nullptr, limit,
-                                         moved_before, g, block_begin, block_end, avx2, block_reach);
+                                         moved_before, g, block_begin, block_end, avx2, block_reach, none_turn);
                 part.reach = std::max(part.reach, block_reach);
             } else {
                 if (before && *before) (*before)(block_begin, block_end);

@@ -38,6 +38,14 @@ struct Bodies {
         const std::uint32_t s = shape[i];
         return s < shape_keeps_orientation.size() && shape_keeps_orientation[s] != 0;
     }
+    // True where the shapes [0, shapes), all the bodies have, keep their orientation: a drift need
+    // not read the bodies' shapes (4 bytes a body) to find none turns.
+    bool everyShapeKeepsOrientation(std::size_t shapes) const {
+        if (shape_keeps_orientation.empty() || shape_keeps_orientation.size() < shapes) return false;
+        for (std::size_t s = 0; s < shapes; ++s)
+            if (shape_keeps_orientation[s] == 0) return false;
+        return true;
+    }
 
     std::size_t size() const { return position.size(); }
     void reserve(std::size_t n);
