@@ -211,3 +211,51 @@ TEST_CASE("A range's history windows give the held entries and values of the par
 }
 
 }  // namespace grainlab
+
+namespace grainlab {
+namespace {
+
+// The pair loop's split between threads weighs each row by its entries and its touching pairs
+// (estimatePairWork). It finds the touching pairs among those holding a history where the list
+// carries one, by distance otherwise: for spheres at rest, whose touching pairs are exactly those
+// holding a history, both must give each row 1 + entries + 7 x the pairs the geometry puts in contact.
+TEST_CASE("The pair loop's work estimate counts a row's touching pairs, from the histories or the distances", "[neighbors]") {
+    PeriodicBox box;
+    box.min = Vec3(0.0, 0.0, 0.0);
+    box.length = Vec3(9.0, 7.0, 8.0);
+    box.periodic = {true, true, false};
+    const Bodies b = randomSpheres(900, box, 0.5, 13);
+    for (const int threads : {1, 2}) {
+        CAPTURE(threads);
+        NeighborList by_distance;
+        buildNeighborList(by_distance, b, box, 0.2, 3, threads);
+        std::vector<std::uint32_t> touching(b.size(), 0);
+        std::vector<double> dense(3 * by_distance.entries(), 0.0);
+        for (std::uint32_t k = 0; k < by_distance.entries(); ++k) {
+            const std::uint32_t i = by_distance.owner[k], j = by_distance.partner[k];
+            const double contact = b.radius[i] + b.radius[j];
+            if (box.nearestImage(b.position[i] - b.position[j]).squaredNorm() < contact * contact) {
+                ++touching[i];
+                dense[3 * k] = 1.0;  // a tangential spring, as a touching pair holds after a pass
+            }
+        }
+        NeighborList by_history = by_distance;
+        by_history.history = PairHistory::fromDense(dense, 3);
+        REQUIRE(by_distance.history.parts.empty());  // a first build carries none
+        estimatePairWork(by_distance, b, box, threads);
+        estimatePairWork(by_history, b, box, threads);
+        std::size_t touching_rows = 0;
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            CAPTURE(i);
+            const double expected = 1.0 + (by_distance.row_start[i + 1] - by_distance.row_start[i]) + 7.0 * touching[i];
+            REQUIRE(by_distance.work_before[i + 1] - by_distance.work_before[i] == expected);
+            REQUIRE(by_history.work_before[i + 1] - by_history.work_before[i] == expected);
+            touching_rows += touching[i] > 0 ? 1 : 0;
+        }
+        CHECK(touching_rows > 200);  // random spheres overlap often: the count is exercised
+        CHECK(by_history.reach_by_block == by_distance.reach_by_block);
+    }
+}
+
+}  // namespace
+}  // namespace grainlab

@@ -52,9 +52,11 @@ void buildNeighborList(NeighborList& list, const Bodies& bodies, const PeriodicB
 // Fills list.owner from the rows.
 void indexOwners(NeighborList& list, int threads);
 
-// Fills list.work_before from the positions at the build, so a restored list gets the same
-// estimate as the original: a body costs 1, an entry apart 1 and an entry touching 8 (in the
-// chute's profile the law of a contact cost about seven distance tests); and list.reach_by_block.
+// Fills list.work_before: a body costs 1, an entry apart 1 and an entry touching 8 (in the chute's
+// profile the law of a contact cost about seven distance tests), the touching ones those holding a
+// history where the list carries one, else those the positions at the build put in contact; and
+// list.reach_by_block. The estimate only splits the pair loop between threads, which changes no
+// motion (a body's forces are summed in the same order whatever thread holds its pairs).
 void estimatePairWork(NeighborList& list, const Bodies& bodies, const PeriodicBox& box, int threads);
 
 }  // namespace grainlab
