@@ -17,7 +17,9 @@ struct Bodies {
     std::vector<double> mass, inv_mass;  // inv_mass = 0 for frozen bodies
     std::vector<Vec3> inertia, inv_inertia;  // principal moments in the body frame
     // inv_inertia's common value where its three are equal (spheres), NaN where not: all a kick
-    // reads of a sphere's inertia, 8 bytes a body instead of 24 (docs/performance.md).
+    // reads of a sphere's inertia, 8 bytes a body instead of 24 (docs/performance.md). Derived:
+    // push, the spatial sort and a checkpoint's restore keep it; whatever else sets inv_inertia
+    // calls deriveIsotropicInertia (a kick falls back to the moments only where the sizes differ).
     std::vector<double> isotropic_inv_inertia;
     std::vector<std::uint8_t> frozen;
 
