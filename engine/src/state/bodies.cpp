@@ -1,18 +1,8 @@
 #include "grainlab/state/bodies.hpp"
 
-#include <limits>
-
 #include "grainlab/core/huge_pages.hpp"
 
 namespace grainlab {
-namespace {
-
-double isotropicValue(const Vec3& moments) {
-    return moments[0] == moments[1] && moments[1] == moments[2] ? moments[0]
-                                                                : std::numeric_limits<double>::quiet_NaN();
-}
-
-}  // namespace
 
 void Bodies::reserve(std::size_t n) {
     reserveOnHugePages(id, n); reserveOnHugePages(shape, n); reserveOnHugePages(material, n);

@@ -30,12 +30,14 @@ struct KickArrays {
 // v += h F/m and w += h I^-1 T (world frame; isotropic bodies skip the rotation into the body frame).
 [[gnu::always_inline]] inline void kickBody(const KickArrays& a, std::size_t i, double h) {
     a.velocity[i] += h * a.inv_mass[i] * a.force[i];
-    const Vec3& inv_i = a.inv_inertia[i];
-    if (inv_i[0] == inv_i[1] && inv_i[1] == inv_i[2]) {
-        a.angular_velocity[i] += h * inv_i[0] * a.torque[i];
+    // NaN (the moments differ): rotated into the body frame and back.
+    const double isotropic =
+        a.isotropic_inv_inertia ? a.isotropic_inv_inertia[i] : Bodies::isotropicValue(a.inv_inertia[i]);
+    if (isotropic == isotropic) {
+        a.angular_velocity[i] += h * isotropic * a.torque[i];
     } else {
         const Quat& q = a.orientation[i];
-        a.angular_velocity[i] += h * (q * inv_i.cwiseProduct(q.conjugate() * a.torque[i]));
+        a.angular_velocity[i] += h * (q * a.inv_inertia[i].cwiseProduct(q.conjugate() * a.torque[i]));
     }
 }
 

@@ -2,6 +2,7 @@
 // Bodies as a structure of arrays: what the force loop streams through.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "grainlab/core/math.hpp"
@@ -47,6 +48,13 @@ struct Bodies {
         for (std::size_t s = 0; s < shapes; ++s)
             if (shape_keeps_orientation[s] == 0) return false;
         return true;
+    }
+
+    // The common value of three principal moments where they are equal, NaN where not: what
+    // isotropic_inv_inertia holds per body, and what a kick finds where that array is missing.
+    static double isotropicValue(const Vec3& moments) {
+        return moments[0] == moments[1] && moments[1] == moments[2] ? moments[0]
+                                                                    : std::numeric_limits<double>::quiet_NaN();
     }
 
     std::size_t size() const { return position.size(); }
