@@ -40,6 +40,7 @@ void writeSummary(const std::filesystem::path& path, const RunSummary& s) {
         {"simulated_time", s.simulated_time},
         {"bodies", s.bodies},
         {"contacts", s.contacts},
+        {"neighbour_builds", s.neighbour_builds},
         {"wall_seconds", s.wall_seconds},
         {"particle_steps_per_second", s.particle_steps_per_second},
         {"seconds_by_phase", breakdownJson(s.phases, s.wall_seconds)},

@@ -98,6 +98,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
     };
     const long total = progress.end_step - first;
     const PhaseSeconds phases_before = sim.phaseSeconds();
+    const long builds_before = sim.state().pairs.builds;
     const auto start = std::chrono::steady_clock::now();
     while (!lastStep(sim.state().step)) {
         const long next = sim.state().step + 1;
@@ -138,6 +139,7 @@ RunSummary runBatch(Simulation& sim, const BatchOptions& options) {
     summary.final_energy = sim.energy();
     summary.bodies = sim.bodies().size();
     summary.contacts = sim.state().contacts;
+    summary.neighbour_builds = sim.state().pairs.builds - builds_before;
     summary.threads = sim.threads();
     summary.integrator = sim.integratorName();
     summary.contact_model = sim.contactModelName();

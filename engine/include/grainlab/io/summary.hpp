@@ -18,6 +18,7 @@ struct RunSummary {
     EnergyRecord final_energy;
     std::size_t bodies = 0;
     std::size_t contacts = 0;
+    long neighbour_builds = 0;  // neighbour-list builds during the run (as LAMMPS's "Neighbor list builds")
     double wall_seconds = 0.0;
     double particle_steps_per_second = 0.0;
     PhaseSeconds phases;  // of wall_seconds; the rest went to output (frames, rows, checkpoints)
