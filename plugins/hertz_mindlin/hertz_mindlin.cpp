@@ -98,10 +98,7 @@ class HertzMindlin final : public ContactModel {
 public:
     void configure(const ParameterValues& p) override {
         law_.rolling = p.flag("rolling_resistance");
-        law_.kn = p.get("kn");
-        law_.kt = p.get("kt") < 0.0 ? 2.0 / 7.0 * law_.kn : p.get("kt");
-        law_.gamma_n = p.get("gamma_n");
-        law_.gamma_t = p.get("gamma_t") < 0.0 ? 0.5 * law_.gamma_n : p.get("gamma_t");
+        readSpringConstants(p, law_);
     }
     std::size_t historySize() const override { return 3; }
     bool swapsHistoryRoles() const override { return true; }

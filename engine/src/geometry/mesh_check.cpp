@@ -13,17 +13,6 @@ namespace {
 
 using Triangle = std::array<std::uint32_t, 3>;
 
-double boundingDiagonal(const std::vector<Vec3>& vertices) {
-    if (vertices.empty()) return 0.0;
-    Vec3 lo = vertices.front();
-    Vec3 hi = vertices.front();
-    for (const Vec3& v : vertices) {
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
-    }
-    return (hi - lo).norm();
-}
-
 bool hasRepeatedCorner(const Triangle& t) { return t[0] == t[1] || t[1] == t[2] || t[2] == t[0]; }
 
 // Degenerate when the smallest height (twice the area over the longest edge) is within tolerance:
@@ -170,6 +159,17 @@ std::string MeshReport::describe() const {
     std::string text = parts.front();
     for (std::size_t i = 1; i < parts.size(); ++i) text += ", " + parts[i];
     return text;
+}
+
+double boundingDiagonal(const std::vector<Vec3>& vertices) {
+    if (vertices.empty()) return 0.0;
+    Vec3 lo = vertices.front();
+    Vec3 hi = vertices.front();
+    for (const Vec3& v : vertices) {
+        lo = lo.cwiseMin(v);
+        hi = hi.cwiseMax(v);
+    }
+    return (hi - lo).norm();
 }
 
 MeshReport checkMesh(const TriangleMesh& mesh) {

@@ -123,16 +123,6 @@ TriangleMesh importTriangles(const std::string& path) {
     }
 }
 
-double boundingDiagonal(const std::vector<Vec3>& vertices) {
-    Vec3 lo = vertices.front();
-    Vec3 hi = vertices.front();
-    for (const Vec3& v : vertices) {
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
-    }
-    return (hi - lo).norm();
-}
-
 }  // namespace
 
 LoadedMesh loadMesh(const std::string& path) {

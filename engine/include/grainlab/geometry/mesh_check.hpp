@@ -3,6 +3,7 @@
 // what particle shapes will need before their volume and inertia can be trusted.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "grainlab/geometry/triangle_mesh.hpp"
 
@@ -10,6 +11,10 @@ namespace grainlab {
 
 // Tolerances are relative to the mesh's bounding-box diagonal, so they work at any scale.
 inline constexpr double kMeshRelativeTolerance = 1e-9;
+
+// The diagonal of the vertices' bounding box, the scale of those tolerances (0 for no vertices;
+// not finite where the coordinates span too large a range).
+double boundingDiagonal(const std::vector<Vec3>& vertices);
 
 struct MeshReport {
     std::size_t welded_vertices = 0;       // duplicates merged while loading (0 from checkMesh)

@@ -4,8 +4,19 @@
 #include <cmath>
 
 #include "grainlab/plugin/contact_lanes.hpp"
+#include "grainlab/plugin/parameters.hpp"
 
 namespace grainlab {
+
+// The spring and damping constants of a model with this spring, from its parameters: kt < 0 stands
+// for 2/7 kn and gamma_t < 0 for gamma_n / 2, as LAMMPS's NULL does.
+template <class Law>
+void readSpringConstants(const ParameterValues& p, Law& law) {
+    law.kn = p.get("kn");
+    law.kt = p.get("kt") < 0.0 ? 2.0 / 7.0 * law.kn : p.get("kt");
+    law.gamma_n = p.get("gamma_n");
+    law.gamma_t = p.get("gamma_t") < 0.0 ? 0.5 * law.gamma_n : p.get("gamma_t");
+}
 
 // The tangential spring of one lane, as LAMMPS gran/*/history: the spring displacement (history
 // 0..2) grows by v_t dt, is turned back onto the tangent plane, and when the force exceeds
