@@ -1,5 +1,4 @@
 // A headless run writes a complete, consistent set of files, also when the run stops early.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -9,17 +8,12 @@
 
 #include "grainlab/sim/batch_run.hpp"
 #include "support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path freshFolder(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("grainlab-batch-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    return dir;
-}
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p);
@@ -54,7 +48,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST_CASE("Batch run writes frames, time series and summary that agree with the run", "[cli][output]") {
-    const fs::path folder = freshFolder("ok");
+    const test::TempDir scratch("batch-ok");
+    const fs::path folder = scratch.path / "out";  // the run makes it
     Vec3 velocity;
     const RunSummary summary = runSphere(-9.81, true, 1000, folder, velocity);
     CHECK(summary.status == "completed");
@@ -84,7 +79,8 @@ TEST_CASE("Batch run writes frames, time series and summary that agree with the 
 
 TEST_CASE("A run that stops keeps every file it wrote valid and says why", "[cli][output][runaway]") {
     // g = 9.81e4 reaches a speed of one radius per step after ~0.05 s.
-    const fs::path folder = freshFolder("stop");
+    const test::TempDir scratch("batch-stop");
+    const fs::path folder = scratch.path / "out";  // the run makes it
     Vec3 velocity;
     const RunSummary summary = runSphere(-9.81e4, false, 5000, folder, velocity);
     CHECK(summary.status.find("stopped: body 1") == 0);

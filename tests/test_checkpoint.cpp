@@ -2,7 +2,6 @@
 // The property is determinism: the same arithmetic on the same bits in the same order gives the same
 // bits, so a restart from a complete state cannot differ in even the last bit. A control run that
 // drops the contact history shows the comparison detects a restart that misses state.
-#include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -17,18 +16,12 @@
 #include "grainlab/plugin/tangential_spring.hpp"
 #include "restart_scene.hpp"
 #include "support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-    const fs::path p = fs::temp_directory_path() / ("grainlab-checkpoint-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p;
-}
 
 Scene restartScene(const std::string& integrator, const std::string& model) {
     return parseScene(test::restartSceneJson(integrator, model), "restart-scene.json", GRAINLAB_SOURCE_DIR);
@@ -92,7 +85,8 @@ TEST_CASE("A run restarted from a checkpoint repeats the uninterrupted run bit f
     Scene scene = restartScene(integrator, model);
     scene.spatial_sort = {sort_every, 0};
     const long half = 300, total = 600;
-    const fs::path file = scratch("bits") / "half.glc";
+    const test::TempDir dir("checkpoint-bits");
+    const fs::path file = dir.path / "half.glc";
 
     Simulation whole(scene, test::builtPlugins());
     Simulation first(scene, test::builtPlugins());
@@ -130,7 +124,8 @@ TEST_CASE("A checkpoint with each pair in the row of its lower body, as saved be
     Scene scene = restartScene("velocity-verlet", "hooke");
     scene.spatial_sort = {1, 0};
     const long half = 300, total = 600;
-    const fs::path file = scratch("old-rows") / "half.glc";
+    const test::TempDir dir("checkpoint-old-rows");
+    const fs::path file = dir.path / "half.glc";
     Simulation whole(scene, test::builtPlugins());
     Simulation first(scene, test::builtPlugins());
     stepAndSave(first, half, file);
@@ -171,7 +166,8 @@ TEST_CASE("A checkpoint with each pair in the row of its lower body, as saved be
 
 TEST_CASE("A checkpoint keeps plugin choices, parameters and the time step", "[checkpoint]") {
     const Scene scene = restartScene("semi-implicit-euler", "hooke");
-    const fs::path file = scratch("scene") / "c.glc";
+    const test::TempDir dir("checkpoint-scene");
+    const fs::path file = dir.path / "c.glc";
     Simulation sim(scene, test::builtPlugins());
     writeCheckpoint(sim, file);
     CHECK_FALSE(readCheckpoint(file).extras.forces_current);  // no force evaluated before the first step
@@ -189,7 +185,8 @@ TEST_CASE("A checkpoint keeps plugin choices, parameters and the time step", "[c
 }
 
 TEST_CASE("Damaged or foreign checkpoints are refused with a message naming the file", "[checkpoint][bad-input]") {
-    const fs::path dir = scratch("bad");
+    const test::TempDir scratch("checkpoint-bad");
+    const fs::path& dir = scratch.path;
     Simulation sim(restartScene("velocity-verlet", "hertz-mindlin"), test::builtPlugins());
     sim.step();
     writeCheckpoint(sim, dir / "good.glc");

@@ -21,19 +21,13 @@
 #include "grainlab/sim/batch_run.hpp"
 #include "restart_scene.hpp"
 #include "support.hpp"
+#include "temp_dir.hpp"
 #include "vtp_reader.hpp"
 
 using namespace grainlab;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-    const fs::path p = fs::temp_directory_path() / ("grainlab-kill-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p;
-}
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -144,7 +138,10 @@ void requireFilesLoad(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("A stopped batch run resumed from an earlier checkpoint continues the same series", "[checkpoint][output]") {
-    const fs::path reference = scratch("batch-reference"), resumed = scratch("batch-resumed");
+    const test::TempDir scratch("kill-batch");
+    const fs::path reference = scratch.path / "reference", resumed = scratch.path / "resumed";
+    fs::create_directories(reference);
+    fs::create_directories(resumed);
     const fs::path saved = resumed / "at-400.glc";
     auto run = [](const fs::path& dir, BatchOptions options, const Checkpoint* from) {
         options.output = dir;
@@ -187,7 +184,8 @@ TEST_CASE("A stopped batch run resumed from an earlier checkpoint continues the 
 
 TEST_CASE("A command-line run killed at random moments leaves loadable files and resumes to the same end",
           "[checkpoint][cli][kill]") {
-    const fs::path dir = scratch("cli");
+    const test::TempDir scratch("kill-cli");
+    const fs::path& dir = scratch.path;
     const fs::path scene = dir / "scene.json", reference = dir / "reference", killed = dir / "killed";
     // One thread: the processes of this test share the cores with others (CTest -j).
     std::ofstream(scene) << test::restartSceneJson("velocity-verlet", "hertz-mindlin", 1).dump(1);
@@ -233,7 +231,8 @@ TEST_CASE("A command-line run killed at random moments leaves loadable files and
 }
 
 TEST_CASE("SIGTERM finishes the step, writes a checkpoint and prints the command that resumes", "[checkpoint][cli]") {
-    const fs::path dir = scratch("term");
+    const test::TempDir scratch("kill-term");
+    const fs::path& dir = scratch.path;
     const fs::path scene = dir / "scene.json", reference = dir / "reference", stopped = dir / "stopped";
     // One thread: the processes of this test share the cores with others (CTest -j).
     std::ofstream(scene) << test::restartSceneJson("velocity-verlet", "hertz-mindlin", 1).dump(1);
