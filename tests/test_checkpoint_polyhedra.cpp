@@ -3,7 +3,6 @@
 // determinism, as in test_checkpoint.cpp: a restart from the complete state repeats the same
 // arithmetic on the same bits, so it ends on exactly the bits of the uninterrupted run; control
 // restarts that lose the history end elsewhere, so the comparison does detect missing state.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/checkpoint.hpp"
 #include "polyhedra_support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 namespace fs = std::filesystem;
@@ -52,10 +52,6 @@ Scene slidingCubes(int threads = 2) {
     return scene;
 }
 
-fs::path scratchFile(const std::string& name) {
-    return fs::temp_directory_path() / ("grainlab-poly-checkpoint-" + name + "-" + std::to_string(::getpid()) + ".glc");
-}
-
 std::string readBytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
@@ -65,11 +61,10 @@ std::string readBytes(const fs::path& path) {
 
 // The checkpoint of `sim` as written to disk.
 std::string checkpointBytes(const Simulation& sim) {
-    const fs::path file = scratchFile("bytes");
+    const test::TempDir dir("poly-checkpoint-bytes");
+    const fs::path file = dir.path / "c.glc";
     writeCheckpoint(sim, file);
-    const std::string bytes = readBytes(file);
-    fs::remove(file);
-    return bytes;
+    return readBytes(file);
 }
 
 bool sameBodies(const Bodies& a, const Bodies& b) {
@@ -130,7 +125,8 @@ std::string asVersionOne(const std::string& bytes) {
 TEST_CASE("A polyhedra run restarted from a checkpoint repeats the uninterrupted run bit for bit",
           "[checkpoint][polyhedra]") {
     const Scene scene = slidingCubes();
-    const fs::path file = scratchFile("bits");
+    const test::TempDir dir("poly-checkpoint-bits");
+    const fs::path file = dir.path / "half.glc";
     Simulation whole(scene, test::builtPlugins());
     Simulation first(scene, test::builtPlugins());
     for (long k = 0; k < kHalf; ++k) first.step();
@@ -157,7 +153,6 @@ TEST_CASE("A polyhedra run restarted from a checkpoint repeats the uninterrupted
     std::fill(forgetful.state.polyhedral.history.begin(), forgetful.state.polyhedral.history.end(), 0.0);
     Checkpoint searched = parseCheckpoint(asVersionOne(readBytes(file)), "v1.glc");
     CHECK_FALSE(searched.extras.feature_contacts_saved);
-    fs::remove(file);
     for (Checkpoint* c : {&forgetful, &searched}) {
         Simulation wrong = Simulation::fromCheckpoint(std::move(*c), test::builtPlugins());
         for (long k = kHalf; k < kTotal; ++k) wrong.step();

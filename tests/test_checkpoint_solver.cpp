@@ -1,12 +1,12 @@
 // Checkpoints of contact-dynamics runs: the solver's warm start is part of the state, so a restart
 // repeats the uninterrupted run bit for bit (an iterative solver started cold ends elsewhere).
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "grainlab/io/checkpoint.hpp"
 #include "support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 using namespace grainlab::test;
@@ -34,8 +34,8 @@ Scene restingStack() {
 
 TEST_CASE("A contact-dynamics run restarted from a checkpoint repeats the uninterrupted run bit for bit",
           "[checkpoint][contact-dynamics]") {
-    const std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("grainlab-solver-checkpoint-" + std::to_string(::getpid()) + ".glc");
+    const test::TempDir dir("solver-checkpoint");
+    const std::filesystem::path path = dir.path / "c.glc";
     Simulation uninterrupted(restingStack(), builtPlugins());
     for (int k = 0; k < 50; ++k) uninterrupted.step();
     REQUIRE(uninterrupted.state().contacts > 0);
@@ -44,7 +44,6 @@ TEST_CASE("A contact-dynamics run restarted from a checkpoint repeats the uninte
     for (int k = 0; k < 50; ++k) uninterrupted.step();
 
     Simulation restarted = Simulation::fromCheckpoint(readCheckpoint(path), builtPlugins());
-    std::filesystem::remove(path);
     REQUIRE(restarted.usesSolver());
     for (int k = 0; k < 50; ++k) restarted.step();
     for (std::size_t i = 0; i < uninterrupted.bodies().size(); ++i) {

@@ -8,6 +8,7 @@
 #include "grainlab/core/error.hpp"
 #include "grainlab/io/scene_file.hpp"
 #include "polyhedra_support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 namespace fs = std::filesystem;
@@ -32,10 +33,10 @@ TEST_CASE("Polyhedral scene: shapes and bodies survive a write and a read", "[po
     CHECK(first.shapes[1].scale == 0.1);
     CHECK(fs::path(first.shapes[1].file).filename() == "tetrapod.stl");
     CHECK(first.bodies.size() == 100);
-    const fs::path copy = fs::temp_directory_path() / "grainlab_polyhedra_scene_copy.json";
+    const test::TempDir dir("polyhedra-scene");
+    const fs::path copy = dir.path / "copy.json";
     writeSceneFile(first, copy.string());
     const Scene second = readSceneFile(copy.string());
-    fs::remove(copy);
     REQUIRE(second.shapes.size() == first.shapes.size());
     for (std::size_t k = 0; k < first.shapes.size(); ++k) {
         CHECK(second.shapes[k].kind == first.shapes[k].kind);
@@ -74,7 +75,8 @@ TEST_CASE("Polyhedral scene: bad input is named", "[polyhedra][scene][input]") {
     CHECK_THROWS_WITH(Simulation(scene, test::builtPlugins()), Catch::Contains("interpenetrate") && Catch::Contains("body 1"));
 
     // An open mesh as a particle shape: the defect and its count, under the shape's field.
-    const fs::path open = fs::temp_directory_path() / "grainlab_open_shape.obj";
+    const test::TempDir dir("open-shape");
+    const fs::path open = dir.path / "open.obj";
     {
         std::ofstream out(open);
         out << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n";  // one face missing
@@ -83,5 +85,4 @@ TEST_CASE("Polyhedral scene: bad input is named", "[polyhedra][scene][input]") {
     scene.shapes[1].file = open.string();
     CHECK_THROWS_WITH(Simulation(scene, test::builtPlugins()),
                       Catch::Contains("/shapes (shape 'tetrapod')/file") && Catch::Contains("3 open edges"));
-    fs::remove(open);
 }

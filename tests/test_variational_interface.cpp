@@ -1,5 +1,4 @@
 // What the variational integrator refuses, and what it reports.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -9,6 +8,7 @@
 #include "grainlab/core/error.hpp"
 #include "grainlab/sim/batch_run.hpp"
 #include "variational_support.hpp"
+#include "temp_dir.hpp"
 
 using namespace grainlab;
 using namespace grainlab::test::deklerk;
@@ -71,8 +71,8 @@ TEST_CASE("Newton and CG iteration counts reach the run summary", "[variational]
     // A ball dropped onto the floor: contact steps need Newton solves, so the counts are positive.
     Scene s = restingOnFloor(0.5);
     s.bodies[0].position.z() = kRadius + 0.01;
-    const auto folder = std::filesystem::temp_directory_path() / ("grainlab-variational-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(folder);
+    const test::TempDir scratch("variational");
+    const auto folder = scratch.path / "out";
     Simulation sim(s, builtPlugins());
     BatchOptions options;
     options.steps = 400;
@@ -85,5 +85,4 @@ TEST_CASE("Newton and CG iteration counts reach the run summary", "[variational]
     CHECK(json["integrator_statistics"]["newton_iterations_per_step_max"].get<double>() >= 1.0);
     CHECK(json["integrator_statistics"]["cg_iterations_per_step_max"].get<double>() >= 1.0);
     CHECK(json["integrator_statistics"]["steps_not_converged"].get<double>() == 0.0);
-    std::filesystem::remove_all(folder);
 }
