@@ -1,7 +1,5 @@
 #include "fuzz_targets.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -11,20 +9,18 @@
 #include "grainlab/io/lammps_data.hpp"
 #include "grainlab/io/mesh_file.hpp"
 #include "grainlab/io/scene_file.hpp"
+#include "../temp_dir.hpp"
 
 namespace grainlab::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
 
-// One scratch folder per process: libFuzzer and the mutation test run inputs one at a time.
+// One scratch folder per process, removed when it exits: libFuzzer and the mutation test run
+// inputs one at a time.
 fs::path inputPath(const std::string& extension) {
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("grainlab-fuzz-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir / ("input" + extension);
+    static const test::TempDir dir("fuzz");
+    return dir.path / ("input" + extension);
 }
 
 void parseScene(const std::string& path, const std::string&) { readSceneFile(path); }
