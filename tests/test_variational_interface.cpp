@@ -7,8 +7,8 @@
 
 #include "grainlab/core/error.hpp"
 #include "grainlab/sim/batch_run.hpp"
-#include "variational_support.hpp"
 #include "temp_dir.hpp"
+#include "variational_support.hpp"
 
 using namespace grainlab;
 using namespace grainlab::test::deklerk;
