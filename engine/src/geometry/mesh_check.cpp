@@ -161,15 +161,15 @@ std::string MeshReport::describe() const {
     return text;
 }
 
-double boundingDiagonal(const std::vector<Vec3>& vertices) {
-    if (vertices.empty()) return 0.0;
-    Vec3 lo = vertices.front();
-    Vec3 hi = vertices.front();
+VertexBox boundingBox(const std::vector<Vec3>& vertices) {
+    VertexBox box;
+    if (vertices.empty()) return box;
+    box.lo = box.hi = vertices.front();
     for (const Vec3& v : vertices) {
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
+        box.lo = box.lo.cwiseMin(v);
+        box.hi = box.hi.cwiseMax(v);
     }
-    return (hi - lo).norm();
+    return box;
 }
 
 MeshReport checkMesh(const TriangleMesh& mesh) {
@@ -204,9 +204,9 @@ void orientConsistently(TriangleMesh& mesh) {
 std::size_t weldVertices(TriangleMesh& mesh, double relative_tolerance) {
     const std::size_t n = mesh.vertices.size();
     if (n == 0) return 0;
-    Vec3 lo = mesh.vertices.front();
-    for (const Vec3& v : mesh.vertices) lo = lo.cwiseMin(v);
-    const double diagonal = boundingDiagonal(mesh.vertices);
+    const VertexBox box = boundingBox(mesh.vertices);
+    const Vec3 lo = box.lo;
+    const double diagonal = box.diagonal();
     if (!std::isfinite(diagonal)) return 0;  // cell indices would be meaningless
 
     std::vector<std::uint32_t> remap(n);

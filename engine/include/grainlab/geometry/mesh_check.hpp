@@ -12,9 +12,16 @@ namespace grainlab {
 // Tolerances are relative to the mesh's bounding-box diagonal, so they work at any scale.
 inline constexpr double kMeshRelativeTolerance = 1e-9;
 
+// The vertices' bounding box (both corners at the origin for no vertices).
+struct VertexBox {
+    Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+    double diagonal() const { return (hi - lo).norm(); }
+};
+VertexBox boundingBox(const std::vector<Vec3>& vertices);
+
 // The diagonal of the vertices' bounding box, the scale of those tolerances (0 for no vertices;
 // not finite where the coordinates span too large a range).
-double boundingDiagonal(const std::vector<Vec3>& vertices);
+inline double boundingDiagonal(const std::vector<Vec3>& vertices) { return boundingBox(vertices).diagonal(); }
 
 struct MeshReport {
     std::size_t welded_vertices = 0;       // duplicates merged while loading (0 from checkMesh)
