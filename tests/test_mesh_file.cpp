@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -426,6 +427,62 @@ TEST_CASE("unusable files throw InputError naming the file", "[mesh][errors]") {
         CHECK_THAT(loadError(dir.file("b3.ply")), Catch::Contains("face 2 (counting from 0): its line holds 5 values"));
         writeBytes(dir.file("b4.ply"), header + vertices + "3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n");
         CHECK(loadMesh(dir.file("b4.ply")).mesh.triangles.size() == 4);  // the same tetrahedron, whole
+    }
+    SECTION("ASCII STL facets that are not triangles, or with a coordinate that is not a number") {
+        // writeAsciiStl: line 1 "solid", then 7 lines a facet (facet, outer loop, 3 vertices,
+        // endloop, endfacet), so facet k starts at line 2 + 7k and its vertices are its lines 3-5.
+        writeAsciiStl(dir.file("whole.stl"), cube());
+        std::vector<std::string> lines;
+        std::istringstream whole(readBytes(dir.file("whole.stl")));
+        for (std::string line; std::getline(whole, line);) lines.push_back(line);
+        REQUIRE(lines.size() == 2 + 7 * 12);
+        const auto joined = [](const std::vector<std::string>& from) {
+            std::string text;
+            for (const std::string& line : from) text += line + "\n";
+            return text;
+        };
+        std::vector<std::string> two = lines;
+        two.erase(two.begin() + 25);  // line 26, facet 3's second vertex
+        writeBytes(dir.file("two.stl"), joined(two));
+        CHECK_THAT(loadError(dir.file("two.stl")),
+                   Catch::Contains("two.stl") && Catch::Contains("ASCII STL facet 3 (counting from 0, from line 23): 2 vertices"));
+        // Four then two: six vertices, which Assimp read as two triangles.
+        std::vector<std::string> four = lines;
+        four.insert(four.begin() + 31, four[38]);  // facet 5's first vertex, also in facet 4
+        four.erase(four.begin() + 39);
+        writeBytes(dir.file("four.stl"), joined(four));
+        CHECK_THAT(loadError(dir.file("four.stl")), Catch::Contains("facet 4 (counting from 0, from line 30): 4 vertices"));
+        std::vector<std::string> comma = lines;
+        comma[24] = "   vertex 1,5 0 0";
+        writeBytes(dir.file("comma.stl"), joined(comma));
+        CHECK_THAT(loadError(dir.file("comma.stl")), Catch::Contains("line 25: vertex coordinate 1 '1,5' is not a number"));
+        std::vector<std::string> short_line = lines;
+        short_line[24] = "   vertex 1 0";
+        writeBytes(dir.file("short.stl"), joined(short_line));
+        CHECK_THAT(loadError(dir.file("short.stl")), Catch::Contains("vertex coordinate 3 is missing"));
+        // Signs written out are numbers too (strtod reads them, as Assimp does).
+        std::vector<std::string> signs = lines;
+        for (std::string& line : signs) {
+            const std::size_t at = line.find("vertex ");
+            if (at == std::string::npos) continue;
+            std::istringstream values(line.substr(at + 7));
+            double x = 0, y = 0, z = 0;
+            values >> x >> y >> z;
+            std::ostringstream signed_line;
+            signed_line << std::showpos << "   vertex " << x << " " << y << " " << z;
+            line = signed_line.str();
+        }
+        writeBytes(dir.file("signs.stl"), joined(signs));
+        CHECK(loadMesh(dir.file("signs.stl")).mesh.triangles.size() == 12);
+    }
+    SECTION("a binary STL whose header starts with 'solid' is read as binary") {
+        writeBinaryStl(dir.file("solid_binary.stl"), cube());
+        std::string bytes = readBytes(dir.file("solid_binary.stl"));
+        bytes.replace(0, 12, "solid binary");
+        writeBytes(dir.file("solid_binary.stl"), bytes);
+        const LoadedMesh loaded = loadMesh(dir.file("solid_binary.stl"));
+        CHECK(loaded.mesh.triangles.size() == 12);
+        CHECK(loaded.mesh.vertices.size() == 8);
     }
     SECTION("truncated binary STL") {
         writeBinaryStl(dir.file("whole.stl"), cube());

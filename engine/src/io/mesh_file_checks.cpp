@@ -23,23 +23,81 @@ std::string lowercaseExtension(const std::string& path) {
     return ext;
 }
 
+std::vector<std::string_view> splitWords(std::string_view line);
+
+// Each facet of an ASCII STL must hold three vertices of three numbers each. Assimp reports a
+// facet with two as "Invalid number of vertices" or "Normal buffer size does not match position
+// buffer size", without saying where, and takes a facet of four followed by one of two as two
+// triangles. Lenient otherwise, as Assimp is: a missing endloop, endfacet or endsolid is let pass.
+void checkAsciiStlFacets(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::size_t facet = 0, vertices = 0, facet_line = 0, line_number = 0;
+    bool in_facet = false;
+    const auto where = [&] {
+        return "ASCII STL facet " + std::to_string(facet) + " (counting from 0, from line " + std::to_string(facet_line) +
+               "): ";
+    };
+    const auto closeFacet = [&] {
+        if (in_facet && vertices != 3)
+            throw InputError(path, "", where() + std::to_string(vertices) + " vertices, but a facet is a triangle (3)");
+        if (in_facet) ++facet;
+        in_facet = false;
+    };
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        std::string_view line = std::string_view(text).substr(at, end - at);
+        at = end + 1;
+        ++line_number;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const std::vector<std::string_view> words = splitWords(line);
+        if (words.empty()) continue;
+        if (words[0] == "facet") {
+            closeFacet();
+            in_facet = true;
+            vertices = 0;
+            facet_line = line_number;
+        } else if (words[0] == "endfacet" || words[0] == "endsolid") {
+            closeFacet();
+        } else if (words[0] == "vertex" && in_facet) {
+            ++vertices;
+            for (std::size_t k = 1; k <= 3; ++k) {
+                double value = 0.0;
+                const std::string_view word = k < words.size() ? words[k] : std::string_view();
+                // from_chars takes no leading '+', which strtod and Assimp do.
+                const std::size_t sign = !word.empty() && word[0] == '+' ? 1 : 0;
+                const auto [stop, error] = std::from_chars(word.data() + sign, word.data() + word.size(), value);
+                if (word.empty() || error == std::errc::invalid_argument || stop != word.data() + word.size())
+                    throw InputError(path, "", where() + "line " + std::to_string(line_number) + ": vertex coordinate " +
+                                                   std::to_string(k) + (word.empty() ? std::string(" is missing")
+                                                                                     : " '" + std::string(word) + "' is not a number"));
+            }
+        }
+    }
+    closeFacet();  // a file cut after a whole facet passes: Assimp reads the facets it got
+}
+
 // A binary STL's size is fixed by the triangle count in its header; checking it names the defect
-// that Assimp only reports as "failed to determine STL storage representation". Files that start
-// with "solid" are most likely ASCII and are left to Assimp.
-void checkBinaryStlSize(const std::string& path, std::uint64_t size) {
+// that Assimp only reports as "failed to determine STL storage representation". A file that
+// starts with "solid" is ASCII unless its size is exactly that of a binary STL (some exporters
+// write "solid" into the binary header): its facets are checked instead.
+void checkStl(const std::string& path, std::uint64_t size) {
     std::ifstream in(path, std::ios::binary);
     char head[84] = {};
     in.read(head, sizeof head);
     std::string start(head, std::min<std::size_t>(static_cast<std::size_t>(in.gcount()), 80));
     start.erase(0, start.find_first_not_of(" \t\r\n"));
-    if (start.rfind("solid", 0) == 0) return;
+    std::uint64_t count = 0;  // little-endian uint32 after the 80-byte header
+    for (int k = 3; k >= 0; --k) count = count << 8 | static_cast<unsigned char>(head[80 + k]);
+    const std::uint64_t expected = 84 + 50 * count;
+    if (start.rfind("solid", 0) == 0) {
+        if (size < 84 || size != expected) checkAsciiStlFacets(path);
+        return;
+    }
 
     if (size < 84)
         throw InputError(path, "", "not an ASCII STL and too short for a binary STL (" +
                                        std::to_string(size) + " bytes; the header alone is 84)");
-    std::uint64_t count = 0;  // little-endian uint32 after the 80-byte header
-    for (int k = 3; k >= 0; --k) count = count << 8 | static_cast<unsigned char>(head[80 + k]);
-    const std::uint64_t expected = 84 + 50 * count;
     if (size != expected)
         throw InputError(path, "", "binary STL header announces " + std::to_string(count) +
                                        " triangles (" + std::to_string(expected) +
@@ -231,7 +289,7 @@ void checkMeshFileUsable(const std::string& path) {
 
     const std::uint64_t size = fs::file_size(path, ec);
     if (ec) return;  // not a regular file (e.g. a pipe): leave the judging to Assimp
-    if (ext == ".stl") checkBinaryStlSize(path, size);
+    if (ext == ".stl") checkStl(path, size);
     if (ext == ".ply") {
         const PlyLayout layout = checkPlyHeader(path, size);
         if (layout.ascii) checkPlyAsciiBody(path, layout);
