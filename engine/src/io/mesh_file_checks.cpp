@@ -23,7 +23,18 @@ std::string lowercaseExtension(const std::string& path) {
     return ext;
 }
 
-std::vector<std::string_view> splitWords(std::string_view line);
+std::vector<std::string_view> splitWords(std::string_view line) {
+    std::vector<std::string_view> words;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+        const std::size_t begin = line.find_first_not_of(" \t", pos);
+        if (begin == std::string_view::npos) break;
+        const std::size_t end = std::min(line.find_first_of(" \t", begin), line.size());
+        words.push_back(line.substr(begin, end - begin));
+        pos = end;
+    }
+    return words;
+}
 
 // Each facet of an ASCII STL must hold three vertices of three numbers each. Assimp reports a
 // facet with two as "Invalid number of vertices" or "Normal buffer size does not match position
@@ -39,9 +50,10 @@ void checkAsciiStlFacets(const std::string& path) {
                "): ";
     };
     const auto closeFacet = [&] {
-        if (in_facet && vertices != 3)
+        if (!in_facet) return;
+        if (vertices != 3)
             throw InputError(path, "", where() + std::to_string(vertices) + " vertices, but a facet is a triangle (3)");
-        if (in_facet) ++facet;
+        ++facet;
         in_facet = false;
     };
     for (std::size_t at = 0; at < text.size();) {
@@ -91,7 +103,7 @@ void checkStl(const std::string& path, std::uint64_t size) {
     for (int k = 3; k >= 0; --k) count = count << 8 | static_cast<unsigned char>(head[80 + k]);
     const std::uint64_t expected = 84 + 50 * count;
     if (start.rfind("solid", 0) == 0) {
-        if (size < 84 || size != expected) checkAsciiStlFacets(path);
+        if (size != expected) checkAsciiStlFacets(path);
         return;
     }
 
@@ -105,19 +117,6 @@ void checkStl(const std::string& path, std::uint64_t size) {
                                        " bytes: " +
                                        (size < expected ? "truncated, or not an STL file"
                                                         : "unexpected trailing bytes"));
-}
-
-std::vector<std::string_view> splitWords(std::string_view line) {
-    std::vector<std::string_view> words;
-    std::size_t pos = 0;
-    while (pos < line.size()) {
-        const std::size_t begin = line.find_first_not_of(" \t", pos);
-        if (begin == std::string_view::npos) break;
-        const std::size_t end = std::min(line.find_first_of(" \t", begin), line.size());
-        words.push_back(line.substr(begin, end - begin));
-        pos = end;
-    }
-    return words;
 }
 
 bool isPlyScalarType(std::string_view t) {
